@@ -1,0 +1,114 @@
+// Config stage: functionConfig (RollstampConfig `spec`, or ConfigMap `data`) → validated settings.
+// ajv checks the schema in schemas/; then semantic rules (the selector grammar). Each problem is one
+// INVALID_CONFIG result naming `spec.field` or `data.field`.
+import { Ajv, type ErrorObject } from 'ajv';
+import schema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
+import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from './constants.ts';
+import { errorResult, type Result } from './results.ts';
+import { parseSelector, type Selector } from './selector.ts';
+
+export type OnMissing = 'warn' | 'error' | 'ignore';
+
+/** Settings after validation, with defaults filled in. */
+export interface Config {
+  /** Default: `opted-in`. */
+  targets: 'opted-in' | 'all';
+  /** Default: none. */
+  selector?: Selector;
+  /** Default: `rollstamp.dev/hash`. */
+  annotationKey: string;
+  /** Default: `warn`. */
+  onMissing: OnMissing;
+  /** Default: `default`. */
+  defaultNamespace: string;
+  /** Default: none (unkeyed SHA-256). Read by the plugin, never by the core. */
+  hashKeyFile?: string;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  targets: 'opted-in',
+  annotationKey: HASH_ANNOTATION,
+  onMissing: 'warn',
+  defaultNamespace: DEFAULT_NAMESPACE,
+};
+
+/** The settings as given, before validation: values are whatever the input held. */
+export type RawSettings = Record<string, unknown>;
+
+let validateSchema: ReturnType<Ajv['compile']> | undefined;
+
+/**
+ * Reads settings from a functionConfig object (plain JSON, already free of aliases).
+ * - `undefined`/null: defaults.
+ * - `overrides` (CLI flags) win over the object's settings and are reported under `flag --name`.
+ */
+export function readConfig(functionConfig: unknown, overrides: RawSettings = {}): { config: Config } | { results: Result[] } {
+  const located = locateSettings(functionConfig);
+  if ('error' in located) return { results: [errorResult('INVALID_CONFIG', located.error)] };
+  const settings: RawSettings = { ...located.settings, ...overrides };
+  validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
+  const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
+  const results: Result[] = [];
+  const where = (field: string): string => (field in overrides ? `flag --${kebab(field)}` : `${located.prefix}.${field}`);
+  if (!ok) {
+    for (const e of validateSchema.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
+  }
+  let selector: Selector | undefined;
+  if (ok && typeof settings.selector === 'string') {
+    const parsed = parseSelector(settings.selector);
+    if ('error' in parsed) results.push(errorResult('INVALID_CONFIG', `${where('selector')}: invalid label selector: ${parsed.error}`));
+    else selector = parsed.selector;
+  }
+  if (results.length > 0) return { results };
+  const s = settings as Partial<Record<keyof Config, string>>;
+  const config: Config = {
+    targets: (s.targets as Config['targets']) ?? DEFAULT_CONFIG.targets,
+    annotationKey: s.annotationKey ?? DEFAULT_CONFIG.annotationKey,
+    onMissing: (s.onMissing as OnMissing) ?? DEFAULT_CONFIG.onMissing,
+    defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
+  };
+  if (selector) config.selector = selector;
+  if (s.hashKeyFile !== undefined) config.hashKeyFile = s.hashKeyFile;
+  return { config };
+}
+
+function locateSettings(fc: unknown): { settings: RawSettings; prefix: string } | { error: string } {
+  if (fc === undefined || fc === null) return { settings: {}, prefix: 'spec' };
+  if (!isRecord(fc)) return { error: 'functionConfig must be a RollstampConfig or a ConfigMap' };
+  if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
+    if (fc.data === undefined || fc.data === null) return { settings: {}, prefix: 'data' };
+    return isRecord(fc.data) ? { settings: fc.data, prefix: 'data' } : { error: 'data: expected a map' };
+  }
+  if (fc.kind === CONFIG_KIND && fc.apiVersion === CONFIG_API_VERSION) {
+    if (fc.spec === undefined || fc.spec === null) return { settings: {}, prefix: 'spec' };
+    return isRecord(fc.spec) ? { settings: fc.spec, prefix: 'spec' } : { error: 'spec: expected a map' };
+  }
+  return { error: `functionConfig must be a ${CONFIG_KIND} (${CONFIG_API_VERSION}) or a ConfigMap (v1)` };
+}
+
+function schemaMessage(e: ErrorObject, where: (field: string) => string): string {
+  const field = e.instancePath.replace(/^\/spec\/?/, '').split('/')[0] ?? '';
+  if (e.keyword === 'additionalProperties') {
+    const name = String((e.params as { additionalProperty: string }).additionalProperty);
+    return `${where(name)}: unknown setting`;
+  }
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ');
+    return `${where(field)}: must be one of ${allowed}`;
+  }
+  if (e.keyword === 'type') return `${where(field)}: must be a ${String((e.params as { type: string }).type)}`;
+  if (e.keyword === 'pattern') return `${where(field)}: ${patternHint(field)}`;
+  return `${where(field)}: ${e.message ?? 'invalid'}`;
+}
+
+function patternHint(field: string): string {
+  if (field === 'annotationKey') return 'must be a Kubernetes annotation key such as rollstamp.dev/hash';
+  if (field === 'defaultNamespace') return 'must be a namespace name (lowercase DNS label)';
+  return 'has an invalid form';
+}
+
+const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,28 @@
+// Names shared by every stage: annotation keys, kinds and the hash scheme id. One file, so a rename is one edit.
+
+/** Annotation written on the pod template (default key; `annotationKey` overrides it). */
+export const HASH_ANNOTATION = 'rollstamp.dev/hash';
+/** On a workload (annotation or label): "true" opts in, "false" opts out. */
+export const ENABLED_ANNOTATION = 'rollstamp.dev/enabled';
+/** On a workload: extra Secrets (`name` or `namespace/name`, comma-separated). */
+export const EXTRA_SECRETS_ANNOTATION = 'rollstamp.dev/secrets';
+/** On a workload: extra ConfigMaps (`name` or `namespace/name`, comma-separated). */
+export const EXTRA_CONFIGMAPS_ANNOTATION = 'rollstamp.dev/configmaps';
+/** On a Secret or ConfigMap: "true" means it never contributes to any hash. */
+export const IGNORE_ANNOTATION = 'rollstamp.dev/ignore';
+
+/** Items marked local-config are orchestrator inputs (kpt fn-config, Kptfile), never objects to apply. */
+export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
+/** File position annotations an orchestrator sets on each item; read for results, never changed. */
+export const PATH_ANNOTATIONS = ['internal.config.kubernetes.io/path', 'config.kubernetes.io/path'] as const;
+export const INDEX_ANNOTATIONS = ['internal.config.kubernetes.io/index', 'config.kubernetes.io/index'] as const;
+
+/** Scheme id that opens every hashed message; changing the encoding means a new id. */
+export const SCHEME_V1 = 'rollstamp.v1';
+
+/** The functionConfig kind rollstamp defines. */
+export const CONFIG_API_VERSION = 'rollstamp.dev/v1alpha1';
+export const CONFIG_KIND = 'RollstampConfig';
+
+/** Default namespace for items that have none (`defaultNamespace` overrides it). */
+export const DEFAULT_NAMESPACE = 'default';

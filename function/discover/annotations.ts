@@ -1,0 +1,35 @@
+// Discover stage: extra dependencies named on the workload itself (`rollstamp.dev/secrets`,
+// `rollstamp.dev/configmaps`): comma-separated `name` or `namespace/name`, each a whole-object reference.
+import { EXTRA_CONFIGMAPS_ANNOTATION, EXTRA_SECRETS_ANNOTATION } from '../constants.ts';
+import type { KObject, SourceClass } from '../inventory.ts';
+import { errorResult, type Result } from '../results.ts';
+import { formatPath } from '../yaml-nodes.ts';
+import type { SourceRef } from './pod-spec.ts';
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** References from the extra-dependency annotations; a malformed entry is a BAD_ANNOTATION error. */
+export function annotationRefs(obj: KObject, results: Result[]): SourceRef[] {
+  const refs: SourceRef[] = [];
+  for (const [key, cls] of [[EXTRA_SECRETS_ANNOTATION, 'Secret'], [EXTRA_CONFIGMAPS_ANNOTATION, 'ConfigMap']] as const) {
+    const value = obj.annotations.get(key);
+    if (value === undefined) continue;
+    const field = formatPath(['metadata', 'annotations', key]);
+    for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+      const ref = parseEntry(entry, cls, field);
+      if (ref) refs.push(ref);
+      else results.push(errorResult('BAD_ANNOTATION', `"${entry}" is not a name or namespace/name`, obj.subject, field));
+    }
+  }
+  return refs;
+}
+
+function parseEntry(entry: string, cls: SourceClass, field: string): SourceRef | undefined {
+  const parts = entry.split('/');
+  const [namespace, name] = parts.length === 2 ? parts : ['', parts[0]];
+  if (parts.length > 2 || name === undefined || namespace === undefined) return undefined;
+  if (!DNS_SUBDOMAIN.test(name) || name.length > 253) return undefined;
+  if (namespace !== '' && !DNS_LABEL.test(namespace)) return undefined;
+  return { cls, namespace, name, keys: 'whole', optional: false, field };
+}

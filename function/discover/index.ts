@@ -1,0 +1,53 @@
+// Discover stage entry: a target's references, merged per source object.
+import type { Target } from '../targets.ts';
+import type { KObject, SourceClass } from '../inventory.ts';
+import { sourceId } from '../inventory.ts';
+import type { Result } from '../results.ts';
+import { NodeReader } from '../yaml-nodes.ts';
+import { annotationRefs } from './annotations.ts';
+import { podSpecRefs, type SourceRef } from './pod-spec.ts';
+
+/** Everything one target uses of one Secret or ConfigMap. */
+export interface SourceUse {
+  id: string;
+  cls: SourceClass;
+  namespace: string;
+  name: string;
+  /** The whole object is used (envFrom, a volume without items, an annotation). */
+  whole: boolean;
+  /** Keys named explicitly (keyRefs, volume items); with `whole`, they still count when absent. */
+  keys: Set<string>;
+  /** Every reference is `optional: true`. */
+  optional: boolean;
+  /** Fields that hold the references, in document order. */
+  fields: string[];
+}
+
+/** The sources a target uses, merged by object and sorted by id. */
+export function discoverSources(target: Target, results: Result[]): SourceUse[] {
+  const { obj, kind, template } = target;
+  const reader = new NodeReader(obj.subject, results);
+  const specPath = [...kind.templatePath, 'spec'];
+  const spec = reader.mapIn(template, kind.templatePath, ['spec']);
+  const refs = [...(spec ? podSpecRefs(spec, specPath, reader) : []), ...annotationRefs(obj, results)];
+  return mergeRefs(obj, refs);
+}
+
+/** Merges references to the same object: keys union, whole if any is whole, optional only if all are. */
+export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[] {
+  const uses = new Map<string, SourceUse>();
+  for (const ref of refs) {
+    const namespace = ref.namespace || obj.namespace;
+    const id = sourceId(ref.cls, namespace, ref.name);
+    let use = uses.get(id);
+    if (!use) {
+      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Set(), optional: true, fields: [] };
+      uses.set(id, use);
+    }
+    if (ref.keys === 'whole') use.whole = true;
+    else for (const k of ref.keys) use.keys.add(k);
+    use.optional &&= ref.optional;
+    use.fields.push(ref.field);
+  }
+  return [...uses.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+}

@@ -1,0 +1,129 @@
+// Discover stage: the Secret and ConfigMap references inside one pod spec — env keyRefs (that key only),
+// envFrom (whole), secret/configMap volumes and projected sources (listed items, else whole).
+// imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
+import type { YAMLMap } from 'yaml';
+import type { SourceClass } from '../inventory.ts';
+import type { FieldPath, NodeReader } from '../yaml-nodes.ts';
+import { child, formatPath } from '../yaml-nodes.ts';
+
+/** One reference from a target to a Secret or ConfigMap. */
+export interface SourceRef {
+  cls: SourceClass;
+  /** Empty means the target's own namespace. */
+  namespace: string;
+  name: string;
+  /** `whole` for envFrom, volumes without items and extra-dependency annotations. */
+  keys: 'whole' | string[];
+  optional: boolean;
+  /** Dot path of the field that holds the reference. */
+  field: string;
+}
+
+const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
+
+/** Every reference in the pod spec at `path` (a map), in document order. */
+export function podSpecRefs(spec: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  for (const list of CONTAINER_LISTS) {
+    const containers = reader.seq(child(spec, list), [...path, list]);
+    containers?.items.forEach((c, i) => {
+      const cPath = [...path, list, i];
+      const container = reader.map(c, cPath);
+      if (container) refs.push(...containerRefs(container, cPath, reader));
+    });
+  }
+  const volumes = reader.seq(child(spec, 'volumes'), [...path, 'volumes']);
+  volumes?.items.forEach((v, i) => {
+    const vPath = [...path, 'volumes', i];
+    const volume = reader.map(v, vPath);
+    if (volume) refs.push(...volumeRefs(volume, vPath, reader));
+  });
+  return refs;
+}
+
+function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  reader.seq(child(container, 'env'), [...path, 'env'])?.items.forEach((e, i) => {
+    const ePath = [...path, 'env', i];
+    const valueFrom = reader.mapIn(e, ePath, ['valueFrom']);
+    if (!valueFrom) return;
+    for (const [field, cls] of [['secretKeyRef', 'Secret'], ['configMapKeyRef', 'ConfigMap']] as const) {
+      const ref = objectRef(child(valueFrom, field), [...ePath, 'valueFrom', field], cls, 'name', reader, true);
+      if (ref) refs.push(ref);
+    }
+  });
+  reader.seq(child(container, 'envFrom'), [...path, 'envFrom'])?.items.forEach((e, i) => {
+    const ePath = [...path, 'envFrom', i];
+    const source = reader.map(e, ePath);
+    if (!source) return;
+    for (const [field, cls] of [['secretRef', 'Secret'], ['configMapRef', 'ConfigMap']] as const) {
+      const ref = objectRef(child(source, field), [...ePath, field], cls, 'name', reader, false);
+      if (ref) refs.push(ref);
+    }
+  });
+  return refs;
+}
+
+function volumeRefs(volume: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  const secret = objectRef(child(volume, 'secret'), [...path, 'secret'], 'Secret', 'secretName', reader, false);
+  const configMap = objectRef(child(volume, 'configMap'), [...path, 'configMap'], 'ConfigMap', 'name', reader, false);
+  for (const ref of [secret, configMap]) if (ref) refs.push(ref);
+  const projected = reader.map(child(volume, 'projected'), [...path, 'projected']);
+  const sources = projected ? reader.seq(child(projected, 'sources'), [...path, 'projected', 'sources']) : undefined;
+  sources?.items.forEach((s, i) => {
+    const sPath = [...path, 'projected', 'sources', i];
+    const source = reader.map(s, sPath);
+    if (!source) return;
+    for (const [field, cls] of [['secret', 'Secret'], ['configMap', 'ConfigMap']] as const) {
+      const ref = objectRef(child(source, field), [...sPath, field], cls, 'name', reader, false);
+      if (ref) refs.push(ref);
+    }
+  });
+  return refs;
+}
+
+/**
+ * Reads one reference object (`secretKeyRef`, `secretRef`, `secret` volume …).
+ * - `keyed`: a keyRef selects its `key`; otherwise listed `items[].key` select, else the whole object.
+ * - A missing name (or key, for a keyRef) is a WRONG_TYPE error: the API server would refuse it too.
+ */
+function objectRef(
+  node: unknown,
+  path: FieldPath,
+  cls: SourceClass,
+  nameField: 'name' | 'secretName',
+  reader: NodeReader,
+  keyed: boolean,
+): SourceRef | undefined {
+  const ref = reader.map(node, path);
+  if (!ref) return undefined;
+  const before = reader.results.length;
+  const name = reader.str(child(ref, nameField), [...path, nameField]);
+  const optional = reader.bool(child(ref, 'optional'), [...path, 'optional']) ?? false;
+  let keys: SourceRef['keys'] = 'whole';
+  if (keyed) {
+    const key = reader.str(child(ref, 'key'), [...path, 'key']);
+    if (key === undefined || key === '') return missingField(reader, [...path, 'key']);
+    keys = [key];
+  } else {
+    const items = reader.seq(child(ref, 'items'), [...path, 'items']);
+    if (items && items.items.length > 0) {
+      keys = [];
+      items.items.forEach((it, i) => {
+        const item = reader.map(it, [...path, 'items', i]);
+        const key = item ? reader.str(child(item, 'key'), [...path, 'items', i, 'key']) : undefined;
+        if (item && key === undefined) missingField(reader, [...path, 'items', i, 'key']);
+        if (key !== undefined) (keys as string[]).push(key);
+      });
+    }
+  }
+  if (reader.results.length > before) return undefined;
+  if (name === undefined || name === '') return missingField(reader, [...path, nameField]);
+  return { cls, namespace: '', name, keys, optional, field: formatPath(path) };
+}
+
+function missingField(reader: NodeReader, path: FieldPath): undefined {
+  reader.required(path, 'a non-empty string');
+  return undefined;
+}

@@ -1,0 +1,109 @@
+// Index stage: every item's identity (group, kind, namespace, name), labels and annotations, and an
+// index of Secrets and ConfigMaps by namespace/name. Maps, not objects, so `__proto__` is just a key.
+import { isMap, type YAMLMap } from 'yaml';
+import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
+import type { Config } from './config.ts';
+import type { Item } from './resource-list.ts';
+import { errorResult, type ResourceRef, type Result, type Subject } from './results.ts';
+import { child, formatPath, NodeReader, stringValue } from './yaml-nodes.ts';
+
+/** A Kubernetes object read from one item. */
+export interface KObject {
+  item: Item;
+  apiVersion: string;
+  /** API group: `apps` for `apps/v1`, empty for `v1`. */
+  group: string;
+  kind: string;
+  name: string;
+  /** metadata.namespace, or the configured default. */
+  namespace: string;
+  labels: ReadonlyMap<string, string>;
+  annotations: ReadonlyMap<string, string>;
+  subject: Subject;
+}
+
+/** Source classes rollstamp hashes; producers (issue-tracked separately) resolve to these too. */
+export type SourceClass = 'Secret' | 'ConfigMap';
+
+export interface Inventory {
+  objects: KObject[];
+  /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
+  sources: Map<string, KObject[]>;
+}
+
+export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;
+
+/**
+ * Reads every item's identity.
+ * - Items marked `config.kubernetes.io/local-config: "true"` are skipped (kpt fn-config, Kptfile).
+ * - An item without a string apiVersion and kind, or a `List`, is an INVALID_OBJECT error.
+ */
+export function buildInventory(items: readonly Item[], config: Config, results: Result[]): Inventory {
+  const objects: KObject[] = [];
+  const sources = new Map<string, KObject[]>();
+  for (const item of items) {
+    const obj = readObject(item, config, results);
+    if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') continue;
+    objects.push(obj);
+    if (obj.group === '' && (obj.kind === 'Secret' || obj.kind === 'ConfigMap') && obj.name !== '') {
+      const id = sourceId(obj.kind, obj.namespace, obj.name);
+      const list = sources.get(id);
+      if (list) list.push(obj);
+      else sources.set(id, [obj]);
+    }
+  }
+  return { objects, sources };
+}
+
+function readObject(item: Item, config: Config, results: Result[]): KObject | undefined {
+  const node = item.node;
+  const apiVersion = stringValue(child(node, 'apiVersion'));
+  const kind = stringValue(child(node, 'kind'));
+  const fileSubject: Subject = item.file ? { file: item.file } : {};
+  if (apiVersion === undefined || kind === undefined || apiVersion === '' || kind === '') {
+    results.push(errorResult('INVALID_OBJECT', 'not a Kubernetes object: apiVersion and kind must be strings', fileSubject));
+    return undefined;
+  }
+  const meta = child(node, 'metadata');
+  const metaMap = isMap(meta) ? meta : undefined;
+  const name = (metaMap && (stringValue(child(metaMap, 'name')) ?? stringValue(child(metaMap, 'generateName')))) ?? '';
+  const explicitNs = metaMap ? stringValue(child(metaMap, 'namespace')) : undefined;
+  const ref: ResourceRef = { apiVersion, kind, name };
+  if (explicitNs) ref.namespace = explicitNs;
+  const subject: Subject = { ...fileSubject, ref };
+  if (kind === 'List' && apiVersion === 'v1') {
+    results.push(errorResult('INVALID_OBJECT', 'a List is not read: give its items as separate documents', subject));
+    return undefined;
+  }
+  const reader = new NodeReader(subject, results);
+  const m = reader.map(meta, ['metadata']);
+  const slash = apiVersion.indexOf('/');
+  return {
+    item,
+    apiVersion,
+    group: slash < 0 ? '' : apiVersion.slice(0, slash),
+    kind,
+    name,
+    namespace: explicitNs || config.defaultNamespace,
+    labels: m ? stringMap(m, 'labels', reader) : new Map(),
+    annotations: m ? stringMap(m, 'annotations', reader) : new Map(),
+    subject,
+  };
+}
+
+/** labels/annotations as a Map; a non-map is WRONG_TYPE, a non-string value is skipped unless it is ours. */
+function stringMap(meta: YAMLMap, key: 'labels' | 'annotations', reader: NodeReader): Map<string, string> {
+  const out = new Map<string, string>();
+  const node = reader.map(child(meta, key), ['metadata', key]);
+  if (!node) return out;
+  for (const pair of node.items) {
+    const k = stringValue(pair.key);
+    const v = stringValue(pair.value);
+    if (k === undefined) continue;
+    if (v !== undefined) out.set(k, v);
+    else if (k.startsWith('rollstamp.dev/')) {
+      reader.results.push(errorResult('WRONG_TYPE', 'expected a string', reader.subject, formatPath(['metadata', key, k])));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// Resolve stage: a Secret or ConfigMap in the bundle → its bytes per key, exactly as the API server stores them.
+// Secret: `data` base64-decoded, `stringData` folded in (it wins). ConfigMap: `data` as UTF-8, `binaryData` decoded.
+import type { KObject } from '../inventory.ts';
+import { decodeBase64Strict } from '../base64.ts';
+import { errorResult, type Result } from '../results.ts';
+import { MAX_DEPTH, unsafeResult } from '../targets.ts';
+import { child, findUnsafeNode, formatPath, NodeReader } from '../yaml-nodes.ts';
+
+/** Key → bytes. A Map, so keys such as `__proto__` are ordinary keys. */
+export type SourceEntries = ReadonlyMap<string, Uint8Array>;
+
+const utf8 = new TextEncoder();
+
+/**
+ * Decodes one Secret or ConfigMap.
+ * - Errors (non-base64 `data`, non-string values, a key in both `data` and `binaryData`, aliases)
+ *   name the object and the field, never the value. Returns undefined when there was any.
+ */
+export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntries | undefined {
+  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
+  if (unsafe) {
+    results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
+    return undefined;
+  }
+  const before = results.length;
+  const reader = new NodeReader(obj.subject, results);
+  const node = obj.item.node;
+  const entries = new Map<string, Uint8Array>();
+  const base64Field = obj.kind === 'Secret' ? 'data' : 'binaryData';
+  const textField = obj.kind === 'Secret' ? 'stringData' : 'data';
+  const b64 = reader.map(child(node, base64Field), [base64Field]);
+  for (const [key, value] of b64 ? reader.stringEntries(b64, [base64Field]) : []) {
+    const bytes = decodeBase64Strict(value);
+    if (bytes) entries.set(key, bytes);
+    else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
+  }
+  const text = reader.map(child(node, textField), [textField]);
+  for (const [key, value] of text ? reader.stringEntries(text, [textField]) : []) {
+    if (obj.kind === 'ConfigMap' && entries.has(key)) {
+      results.push(errorResult('DUPLICATE_KEY', 'key is in both data and binaryData', obj.subject, formatPath([textField, key])));
+    }
+    entries.set(key, utf8.encode(value)); // Secret: stringData wins over data, as the API server merges it
+  }
+  return results.length > before ? undefined : entries;
+}

@@ -1,0 +1,107 @@
+// Read and write stages for KRM function mode: ResourceList text ⇄ yaml Document, items as map nodes.
+// The Document is edited in place, so comments, key order, quoting and unknown fields survive.
+import { isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type YAMLMap } from 'yaml';
+import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
+import { detectFormat } from './format.ts';
+import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
+import { errorResult, type FileRef, type Result } from './results.ts';
+import { child, stringValue } from './yaml-nodes.ts';
+
+/** One input object: its map node and where it came from. */
+export interface Item {
+  node: YAMLMap;
+  file?: FileRef;
+}
+
+export interface ResourceList {
+  doc: Document;
+  items: Item[];
+  functionConfig: unknown;
+  /** The input was JSON, so the output is JSON too. */
+  json: boolean;
+  text: string;
+}
+
+const RL_API_VERSIONS = new Set(['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1']);
+
+/**
+ * Parses a ResourceList (YAML or JSON).
+ * - Returns error results for malformed YAML, a wrong kind, or missing `items`.
+ */
+export function parseResourceList(text: string): { rl: ResourceList } | { results: Result[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
+  if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
+  const root = doc.contents;
+  const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
+  if (!isMap(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
+  const apiVersion = stringValue(child(root, 'apiVersion'));
+  const kind = stringValue(child(root, 'kind'));
+  if (kind !== 'ResourceList' || apiVersion === undefined || !RL_API_VERSIONS.has(apiVersion)) {
+    return bad('input is not a ResourceList: expected apiVersion config.kubernetes.io/v1 and kind ResourceList');
+  }
+  const itemsNode = child(root, 'items');
+  if (itemsNode === undefined) return bad('ResourceList has no items');
+  const isEmpty = isScalar(itemsNode) && itemsNode.value === null;
+  if (!isSeq(itemsNode) && !isEmpty) return bad('ResourceList items must be a list');
+  const items: Item[] = [];
+  const results: Result[] = [];
+  (isSeq(itemsNode) ? itemsNode.items : []).forEach((node, i) => {
+    if (!isMap(node)) {
+      results.push(errorResult('INVALID_OBJECT', `items[${i}] is not a Kubernetes object`));
+      return;
+    }
+    const file = fileOf(node);
+    items.push(file ? { node, file } : { node });
+  });
+  if (results.length > 0) return { results };
+  liftItemHeadComments(doc);
+  return { rl: { doc, items, functionConfig: child(root, 'functionConfig'), json: /^\s*[{[]/.test(text), text } };
+}
+
+/** Writes the ResourceList with `results` replaced by ours (absent when there are none). */
+export function serializeResourceList(rl: ResourceList, results: readonly Result[]): string {
+  const root = rl.doc.contents as YAMLMap;
+  root.delete('results');
+  if (results.length > 0) root.set('results', rl.doc.createNode(results));
+  if (rl.json) return `${JSON.stringify(rl.doc.toJS({ maxAliasCount: -1 }), null, 2)}\n`;
+  return rl.doc.toString(detectFormat(rl.text));
+}
+
+/** The file an orchestrator says an item came from (internal annotation first, then the legacy one). */
+function fileOf(node: YAMLMap): FileRef | undefined {
+  const meta = child(node, 'metadata');
+  const ann = isMap(meta) ? child(meta, 'annotations') : undefined;
+  if (!isMap(ann)) return undefined;
+  const first = (keys: readonly string[]): string | undefined =>
+    keys.map((k) => stringValue(child(ann, k))).find((v) => v !== undefined);
+  const path = first(PATH_ANNOTATIONS);
+  if (path === undefined) return undefined;
+  const index = Number(first(INDEX_ANNOTATIONS) ?? '0');
+  return Number.isInteger(index) && index > 0 ? { path, index } : { path };
+}
+
+/**
+ * Keeps a comment written right after `- ` inside its item.
+ * - yaml prints `- # c\n  kind: A` as `# c\n- kind: A`; kpt then copies its own comment back and the
+ *   comment doubles on every run. Moving it onto the first key makes the round trip stable.
+ */
+function liftItemHeadComments(doc: Document): void {
+  visit(doc, {
+    Seq(_, seq) {
+      const src = seq.srcToken;
+      if (!src || src.type !== 'block-seq') return;
+      seq.items.forEach((item, i) => {
+        const start = src.items[i]?.start ?? [];
+        const ind = start.findIndex((t) => t.type === 'seq-item-ind');
+        const commentAfterDash = ind >= 0 && start.slice(ind + 1).some((t) => t.type === 'comment');
+        if (!commentAfterDash || !isMap(item) || !item.commentBefore || item.items.length === 0) return;
+        const firstKey = item.items[0]!.key;
+        if (!isScalar(firstKey)) return;
+        const key = firstKey as Scalar;
+        key.commentBefore = key.commentBefore ? `${item.commentBefore}\n${key.commentBefore}` : item.commentBefore;
+        item.commentBefore = undefined;
+      });
+    },
+  });
+}

@@ -1,0 +1,112 @@
+// Results as data (KRM functions spec v1): every stage reports bad input here instead of throwing.
+// No constructor takes a value, so a Secret's bytes cannot reach a message.
+
+/** The closed set of result codes. Tests and users match on these. */
+export type ResultCode =
+  | 'INVALID_INPUT' // the text is not a ResourceList / YAML stream we can read
+  | 'YAML_SYNTAX'
+  | 'INVALID_UTF8'
+  | 'INVALID_CONFIG'
+  | 'INVALID_OBJECT' // an item that is not a Kubernetes object
+  | 'WRONG_TYPE' // a field of the wrong YAML type
+  | 'ALIAS_NOT_ALLOWED'
+  | 'MERGE_KEY_NOT_ALLOWED'
+  | 'TOO_DEEP'
+  | 'BAD_BASE64'
+  | 'DUPLICATE_KEY'
+  | 'DUPLICATE_SOURCE'
+  | 'BAD_ANNOTATION'
+  | 'MISSING_SOURCE'
+  | 'MISSING_KEY'
+  | 'MISSING_TEMPLATE'
+  | 'IMMUTABLE_TEMPLATE'
+  | 'NO_TEMPLATE'
+  | 'ON_DELETE_STRATEGY'
+  | 'NO_AUTOMATIC_ROLLOUT'
+  | 'STAMPED';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface ResourceRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface FileRef {
+  path: string;
+  index?: number;
+}
+
+/** One KRM result. `field.currentValue` is never filled: it could hold a secret. */
+export interface Result {
+  message: string;
+  severity: Severity;
+  resourceRef?: ResourceRef;
+  field?: { path: string };
+  file?: FileRef;
+  tags: { code: ResultCode };
+}
+
+/** Where a result points: the object, and the file it came from. */
+export interface Subject {
+  ref?: ResourceRef;
+  file?: FileRef;
+}
+
+/**
+ * Builds a result.
+ * - `message` must be built from names, paths and codes only, never from a value read from input.
+ */
+export function result(
+  severity: Severity,
+  code: ResultCode,
+  message: string,
+  subject: Subject = {},
+  fieldPath?: string,
+): Result {
+  const out: Result = { message, severity, tags: { code } };
+  if (subject.ref) out.resourceRef = subject.ref;
+  if (fieldPath !== undefined && subject.ref) out.field = { path: fieldPath };
+  if (subject.file) out.file = subject.file;
+  return out;
+}
+
+export const errorResult = (code: ResultCode, message: string, subject?: Subject, field?: string): Result =>
+  result('error', code, message, subject, field);
+export const warningResult = (code: ResultCode, message: string, subject?: Subject, field?: string): Result =>
+  result('warning', code, message, subject, field);
+export const infoResult = (code: ResultCode, message: string, subject?: Subject, field?: string): Result =>
+  result('info', code, message, subject, field);
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Sorts results: errors first, then by file, object and field, so output is stable. */
+export function sortResults(results: readonly Result[]): Result[] {
+  const key = (r: Result): string =>
+    [r.file?.path ?? '', String(r.file?.index ?? 0).padStart(8, '0'), resourceId(r.resourceRef), r.field?.path ?? '', r.message].join('\u0000');
+  return [...results].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || compareStrings(key(a), key(b)));
+}
+
+export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');
+
+/** `apiVersion/Kind/namespace/name` (namespace omitted when empty): the one way a resource is printed. */
+export function resourceId(ref: ResourceRef | undefined): string {
+  if (!ref) return '';
+  return [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((p) => p !== undefined && p !== '').join('/');
+}
+
+/** One line for a terminal: `severity: file: resource field: message`. */
+export function formatResult(r: Result): string {
+  const where = [
+    r.file ? `${r.file.path}${r.file.index ? `#${r.file.index}` : ''}` : '',
+    r.resourceRef ? resourceId(r.resourceRef) : '',
+    r.field?.path ?? '',
+  ].filter((s) => s !== '');
+  return `${r.severity}: ${where.length ? `${where.join(' ')}: ` : ''}${r.message}`;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+// Read and write stages for plain multi-document streams (`stamp`, `explain`): each document keeps its
+// original text, and only a document rollstamp changed is printed again, so everything else stays byte-identical.
+import { Composer, isMap, Parser, type Document } from 'yaml';
+import { detectFormat } from './format.ts';
+import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
+import { errorResult, type FileRef, type Result } from './results.ts';
+import type { Item } from './resource-list.ts';
+
+/** One document of a stream: its parsed form and its exact source text (markers and comments included). */
+export interface StreamDoc {
+  doc: Document;
+  text: string;
+  file: FileRef;
+}
+
+/**
+ * Splits and parses one stream.
+ * - Every error in every document is reported (YAML errors carry line and column, never text).
+ */
+export function parseStream(text: string, path: string): { docs: StreamDoc[] } | { results: Result[] } {
+  const lines = new LineCounter();
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const starts = tokens.filter((t) => t.type === 'document').map((t) => t.offset);
+  const docs = [...new Composer(PARSE_OPTIONS).compose(tokens, false, text.length)];
+  const results: Result[] = [];
+  const out: StreamDoc[] = docs.map((doc, index) => {
+    const from = index === 0 ? 0 : starts[index]!;
+    const to = index + 1 < starts.length ? starts[index + 1]! : text.length;
+    const file: FileRef = index === 0 ? { path } : { path, index };
+    for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
+    return { doc, text: text.slice(from, to), file };
+  });
+  if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
+  return results.length > 0 ? { results } : { docs: out };
+}
+
+/** The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). */
+export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
+  const items: Item[] = [];
+  const results: Result[] = [];
+  for (const d of docs) {
+    if (d.doc.contents === null || (d.doc.contents as { value?: unknown }).value === null) continue;
+    if (isMap(d.doc.contents)) items.push({ node: d.doc.contents, file: d.file });
+    else results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
+  }
+  return { items, results };
+}
+
+/** Prints documents: the original text for untouched ones, a fresh rendering for those in `changed`. */
+export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlySet<Document>): string {
+  let out = '';
+  for (const d of docs) {
+    const text = changed.has(d.doc) ? renderDocument(d) : d.text;
+    out += out !== '' && !out.endsWith('\n') ? `\n${text}` : text;
+  }
+  return out;
+}
+
+function renderDocument(d: StreamDoc): string {
+  return d.doc.toString(detectFormat(d.text));
+}

@@ -1,0 +1,146 @@
+// The only module that checks yaml node types. Readers return typed nodes or record a WRONG_TYPE
+// result naming the field; a null or absent field reads as undefined (Kubernetes treats both as unset).
+import { isAlias, isMap, isScalar, isSeq, Scalar, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { errorResult, type Result, type Subject } from './results.ts';
+
+export type FieldPath = readonly (string | number)[];
+
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** `spec.containers[0].env[1]`; keys that are not plain words are quoted: `annotations["rollstamp.dev/hash"]`. */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (PLAIN_SEGMENT.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/** The value node under `key` in a map (undefined when absent). */
+export function child(map: YAMLMap, key: string): unknown {
+  for (const pair of map.items) {
+    const k = pair.key;
+    if ((isScalar(k) && k.value === key) || k === key) return pair.value ?? null;
+  }
+  return undefined;
+}
+
+/** The node at `keys` below `node`, through maps only (undefined when any step is not a map). */
+export function childIn(node: unknown, keys: readonly string[]): unknown {
+  let cur = node;
+  for (const key of keys) {
+    if (!isMap(cur)) return undefined;
+    cur = child(cur, key);
+  }
+  return cur;
+}
+
+export const isNullish = (node: unknown): boolean =>
+  node === undefined || node === null || (isScalar(node) && node.value === null);
+
+/** A string scalar's value, or undefined for anything else (no result). */
+export function stringValue(node: unknown): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/** Typed field access for one object; wrong types become results, never exceptions. */
+export class NodeReader {
+  constructor(
+    readonly subject: Subject,
+    readonly results: Result[],
+  ) {}
+
+  private wrong(path: FieldPath, expected: string): undefined {
+    this.results.push(errorResult('WRONG_TYPE', `expected ${expected}`, this.subject, formatPath(path)));
+    return undefined;
+  }
+
+  /** Records that a required field is absent or empty. */
+  required(path: FieldPath, expected: string): undefined {
+    this.results.push(errorResult('WRONG_TYPE', `required: expected ${expected}`, this.subject, formatPath(path)));
+    return undefined;
+  }
+
+  map(node: unknown, path: FieldPath): YAMLMap | undefined {
+    if (isNullish(node)) return undefined;
+    return isMap(node) ? node : this.wrong(path, 'a map');
+  }
+
+  seq(node: unknown, path: FieldPath): YAMLSeq | undefined {
+    if (isNullish(node)) return undefined;
+    return isSeq(node) ? node : this.wrong(path, 'a list');
+  }
+
+  str(node: unknown, path: FieldPath): string | undefined {
+    if (isNullish(node)) return undefined;
+    return isScalar(node) && typeof node.value === 'string' ? node.value : this.wrong(path, 'a string');
+  }
+
+  bool(node: unknown, path: FieldPath): boolean | undefined {
+    if (isNullish(node)) return undefined;
+    return isScalar(node) && typeof node.value === 'boolean' ? node.value : this.wrong(path, 'true or false');
+  }
+
+  /** Walks `keys` from `node` through maps; a non-map on the way is a WRONG_TYPE result. */
+  mapIn(node: unknown, base: FieldPath, keys: readonly string[]): YAMLMap | undefined {
+    let cur: unknown = node;
+    const path = [...base];
+    for (const key of keys) {
+      const m = this.map(cur, path);
+      if (!m) return undefined;
+      path.push(key);
+      cur = child(m, key);
+    }
+    return this.map(cur, path);
+  }
+
+  /** The string entries of a map of strings (labels, annotations, data); wrong entries are results. */
+  stringEntries(map: YAMLMap, path: FieldPath): Array<[string, string, Scalar]> {
+    const out: Array<[string, string, Scalar]> = [];
+    for (const pair of map.items) {
+      const key = stringValue(pair.key);
+      if (key === undefined) {
+        this.results.push(errorResult('WRONG_TYPE', 'expected string keys', this.subject, formatPath(path)));
+        continue;
+      }
+      const v = pair.value;
+      if (!isScalar(v) || typeof v.value !== 'string') {
+        this.wrong([...path, key], 'a string');
+        continue;
+      }
+      out.push([key, v.value, v]);
+    }
+    return out;
+  }
+}
+
+export type Problem = 'alias' | 'merge' | 'depth';
+
+/**
+ * Finds the first alias, merge key (`<<`) or over-deep nesting under `node`, without recursion.
+ * - Aliases and merge keys are refused where rollstamp interprets YAML: they would let one value hide
+ *   behind another, and expanding them is how alias bombs work.
+ */
+export function findUnsafeNode(node: unknown, maxDepth: number): { problem: Problem; path: FieldPath } | undefined {
+  const stack: Array<{ node: unknown; path: (string | number)[] }> = [{ node, path: [] }];
+  while (stack.length > 0) {
+    const { node: cur, path } = stack.pop()!;
+    if (isAlias(cur)) return { problem: 'alias', path };
+    if (path.length > maxDepth) return { problem: 'depth', path: path.slice(0, 8) };
+    if (isMap(cur)) {
+      for (const pair of cur.items) {
+        if (isAlias(pair.key)) return { problem: 'alias', path };
+        const key = isScalar(pair.key) ? String(pair.key.value) : '?';
+        if (key === '<<' && isScalar(pair.key) && pair.key.type === Scalar.PLAIN) return { problem: 'merge', path };
+        stack.push({ node: pair.value, path: [...path, key] });
+      }
+    } else if (isSeq(cur)) {
+      cur.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+    }
+  }
+  return undefined;
+}
+
+export type { Node };

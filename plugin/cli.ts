@@ -1,0 +1,68 @@
+// The command table: parses the first argument, dispatches, and prints help and version. Commands load lazily.
+import pkg from '../package.json' with { type: 'json' };
+import type { Io } from './io.ts';
+import { UsageError } from './errors.ts';
+
+export const MAIN_HELP = `Usage: rollstamp [command] [flags]
+
+rollstamp rolls Kubernetes workloads when the Secrets and ConfigMaps they use change, at render time: it
+hashes exactly the bytes each workload uses and writes the hash into its pod template (rollstamp.dev/hash),
+so a changed value becomes an ordinary Git diff and an ordinary rolling update.
+
+Commands:
+  fn        KRM function: ResourceList on stdin → ResourceList on stdout (the default with no command)
+  stamp     stamp plain manifests from files, directories or stdin; --check for CI
+  explain   show each target's sources, keys and digests (never values)
+
+Flags:
+  -h, --help       help for rollstamp or a command (rollstamp stamp --help)
+  -V, --version    print the version
+      --debug      print a stack trace for internal errors
+
+Docs: README.md (hash scheme, annotations, examples).`;
+
+interface Command {
+  help: () => Promise<string>;
+  run: (args: readonly string[], io: Io) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  fn: {
+    help: async () => (await import('./commands/fn.ts')).FN_HELP,
+    run: async (a, io) => (await import('./commands/fn.ts')).runFn(a, io),
+  },
+  stamp: {
+    help: async () => (await import('./commands/stamp.ts')).STAMP_HELP,
+    run: async (a, io) => (await import('./commands/stamp.ts')).runStamp(a, io),
+  },
+  explain: {
+    help: async () => (await import('./commands/explain.ts')).EXPLAIN_HELP,
+    run: async (a, io) => (await import('./commands/explain.ts')).runExplain(a, io),
+  },
+};
+
+export const VERSION: string = pkg.version;
+
+/** Runs one invocation; returns the exit code. Throws RollstampError for usage and input problems. */
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  const args = argv.filter((a) => a !== '--debug');
+  const [first, ...rest] = args;
+  if (first === '--version' || first === '-V') {
+    await io.writeStdout(`rollstamp ${VERSION}\n`);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
+    await io.writeStdout(`${topic ? await topic.help() : MAIN_HELP}\n`);
+    return 0;
+  }
+  const name = first === undefined || first.startsWith('-') ? 'fn' : first;
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"; run rollstamp --help`);
+  const commandArgs = first === undefined || first.startsWith('-') ? args : rest;
+  if (commandArgs.includes('--help') || commandArgs.includes('-h')) {
+    await io.writeStdout(`${await command.help()}\n`);
+    return 0;
+  }
+  return command.run(commandArgs, io);
+}

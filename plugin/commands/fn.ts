@@ -1,0 +1,41 @@
+// `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
+// with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
+import { applyStamp } from '../../function/index.ts';
+import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
+import { hasErrors } from '../../function/results.ts';
+import { decodeUtf8 } from '../../function/text.ts';
+import { InputError } from '../errors.ts';
+import type { Io } from '../io.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, summarize } from '../settings.ts';
+
+export const FN_HELP = `Usage: rollstamp [fn]
+
+Runs as a KRM function (kpt, kustomize): reads a ResourceList (YAML or JSON) on stdin and writes it back
+with every target's pod template stamped and results in .results.
+
+functionConfig: a RollstampConfig (apiVersion rollstamp.dev/v1alpha1, settings under spec) or a ConfigMap
+(settings under data, what \`kpt fn eval -- key=value\` sends). Settings: targets, selector, annotationKey,
+onMissing, defaultNamespace, hashKeyFile. The env ROLLSTAMP_HASH_KEY keys digests with HMAC-SHA256.
+
+Examples:
+  kpt fn eval ./pkg --exec "rollstamp" -- selector=restart-on-config-update=true
+  kpt fn eval ./pkg --exec "rollstamp" --fn-config rollstamp-config.yaml
+
+Exit status: 0 success, 1 an error result (one line on stderr says why; nothing on stdout).`;
+
+export async function runFn(args: readonly string[], io: Io): Promise<number> {
+  if (args.length > 0) throw new InputError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
+  const bytes = await io.readStdin();
+  const limit = maxInputBytes(io);
+  if (bytes.length > limit) throw new InputError(`<stdin>: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) throw new InputError(`<stdin>: invalid UTF-8 at byte ${decoded.offset}`);
+  const parsed = parseResourceList(decoded.text);
+  if ('results' in parsed) throw new InputError(summarize(parsed.results));
+  const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'));
+  const hashKey = await loadHashKey(config, io);
+  const outcome = applyStamp(parsed.rl.items, hashKey ? { config, hashKey } : { config });
+  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
+  await io.writeStdout(serializeResourceList(parsed.rl, outcome.results));
+  return 0;
+}

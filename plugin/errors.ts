@@ -1,0 +1,32 @@
+// Process-edge errors: each carries the exit code main.ts uses and a message safe to print (no values).
+
+export class RollstampError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flags or arguments: exit 2. */
+export class UsageError extends RollstampError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
+
+/** Unreadable or invalid input, or an error result: exit 1. */
+export class InputError extends RollstampError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}
+
+/** `stamp --check` found workloads whose stamp would change: exit 3. */
+export class CheckFailed extends RollstampError {
+  constructor(message: string) {
+    super(message, 3);
+  }
+}

@@ -1,0 +1,12 @@
+// The process's streams and environment behind an interface, so commands run the same in tests and for real.
+
+export interface Io {
+  /** All of standard input. */
+  readStdin(): Promise<Uint8Array>;
+  /** Standard output; resolves when the data is flushed. Called once, after the whole run succeeded. */
+  writeStdout(text: string): Promise<void>;
+  /** One line (or more) to standard error. */
+  writeStderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}

@@ -1,0 +1,48 @@
+// The process edge: the only file that touches `process`. Output is written once, after the run
+// succeeded, and flushed before exit (process.exit would cut a pipe). Errors are one line, no stack.
+import { runCli } from './cli.ts';
+import { RollstampError } from './errors.ts';
+import type { Io } from './io.ts';
+
+const io: Io = {
+  async readStdin() {
+    if (process.stdin.isTTY) return new Uint8Array();
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
+  },
+  writeStdout: (text) =>
+    new Promise((resolve, reject) => {
+      process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+    }),
+  writeStderr: (text) => {
+    process.stderr.write(text);
+  },
+  env: process.env,
+  cwd: process.cwd(),
+};
+
+const argv = process.argv.slice(2);
+const debug = argv.includes('--debug');
+
+try {
+  process.exitCode = await runCli(argv, io);
+} catch (err) {
+  if (err instanceof RollstampError) {
+    process.stderr.write(`rollstamp: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else if (isParseArgsError(err)) {
+    process.stderr.write(`rollstamp: ${(err as Error).message}; see --help\n`);
+    process.exitCode = 2;
+  } else {
+    // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
+    process.stderr.write(`rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`);
+    if (debug) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? '';
+  return code.startsWith('ERR_PARSE_ARGS');
+}

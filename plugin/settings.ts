@@ -1,0 +1,79 @@
+// Plugin config stage: settings from a config file, CLI flags and the environment, then the hash key.
+// The core validates; this module only gathers and reads files.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { readConfig, type Config, type RawSettings } from '../function/config.ts';
+import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
+import { formatResult, type Result } from '../function/results.ts';
+import { decodeUtf8 } from '../function/text.ts';
+import { findUnsafeNode } from '../function/yaml-nodes.ts';
+import { InputError, UsageError } from './errors.ts';
+import type { Io } from './io.ts';
+import { DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+
+/** Environment variable holding the HMAC key (its bytes as UTF-8). */
+export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
+export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
+
+/** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
+export function configFrom(functionConfig: unknown, overrides: RawSettings = {}): Config {
+  const read = readConfig(functionConfig, overrides);
+  if ('results' in read) throw new InputError(summarize(read.results));
+  return read.config;
+}
+
+/** Reads `--config FILE` (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
+export async function readConfigFile(path: string, io: Io): Promise<unknown> {
+  const bytes = await readFile(resolve(io.cwd, path)).catch(() => {
+    throw new InputError(`${path}: cannot read config file`);
+  });
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) throw new InputError(`${path}: invalid UTF-8 at byte ${decoded.offset}`);
+  const doc = parseDocument(decoded.text, PARSE_OPTIONS);
+  if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
+  return plainObject(doc.contents, path);
+}
+
+/** A YAML node as plain JSON, refusing aliases and merge keys first (so nothing expands). */
+export function plainObject(node: unknown, what: string): unknown {
+  if (node === null || node === undefined) return undefined;
+  if (findUnsafeNode(node, 64)) throw new InputError(`${what}: aliases, merge keys and deep nesting are not allowed in the config`);
+  return (node as { toJSON(): unknown }).toJSON();
+}
+
+/**
+ * The HMAC key, if any: `ROLLSTAMP_HASH_KEY`, or the bytes of `hashKeyFile` with one trailing newline removed.
+ * - Both set, an empty key, or an unreadable file: an error that never shows key bytes.
+ */
+export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | undefined> {
+  const fromEnv = io.env[HASH_KEY_ENV];
+  if (fromEnv !== undefined && fromEnv !== '' && config.hashKeyFile !== undefined) {
+    throw new UsageError(`both ${HASH_KEY_ENV} and hashKeyFile are set; use one`);
+  }
+  if (fromEnv !== undefined && fromEnv !== '') return new TextEncoder().encode(fromEnv);
+  if (config.hashKeyFile === undefined) return undefined;
+  const bytes = await readFile(resolve(io.cwd, config.hashKeyFile)).catch(() => {
+    throw new InputError(`hashKeyFile ${config.hashKeyFile}: cannot read file`);
+  });
+  const key = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes;
+  if (key.length === 0) throw new InputError(`hashKeyFile ${config.hashKeyFile}: the key is empty`);
+  return new Uint8Array(key);
+}
+
+/** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */
+export function maxInputBytes(io: Io): number {
+  const raw = io.env[MAX_INPUT_ENV];
+  if (raw === undefined || raw === '') return DEFAULT_MAX_INPUT_BYTES;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new UsageError(`${MAX_INPUT_ENV} must be a positive number of bytes`);
+  return Number(raw);
+}
+
+/** One line for a run that failed: the first error, and how many more there are. */
+export function summarize(results: readonly Result[]): string {
+  const errors = results.filter((r) => r.severity === 'error');
+  const first = errors[0] ?? results[0];
+  if (!first) return 'failed';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
+  return `${formatResult(first)}${more}`;
+}
