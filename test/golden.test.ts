@@ -1,0 +1,77 @@
+// Golden fixtures: every case through `stamp` in-process, again over its own output (idempotence), through
+// the KRM function (same hashes), and through the built bundle under plain node.
+import { parseAllDocuments, parseDocument, stringify } from 'yaml';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
+import { runBundle, runInProcess } from './support/run-cli.ts';
+
+const cases = loadCases();
+const HASH = /"((?:hmac-)?sha256:[0-9a-f]{64})"/g;
+const hashesIn = (text: string): string[] => [...text.matchAll(HASH)].map((m) => m[1]!);
+
+test('there are golden cases, and each has an expectation', () => {
+  assert.ok(cases.length >= 30, `only ${cases.length} golden cases`);
+  for (const c of cases) {
+    assert.ok(c.input !== '', `${c.name}: no input.yaml`);
+    assert.ok((c.expected === undefined) !== (c.errors === undefined), `${c.name}: needs exactly one of expected.yaml, errors.txt`);
+  }
+});
+
+for (const c of cases) {
+  test(`golden ${c.name}: stamp output`, async () => {
+    const run = await runInProcess(stampArgs(c), { cwd: c.dir });
+    if (c.errors !== undefined) {
+      assert.is(run.stdout, '', 'nothing on stdout after an error');
+      assert.is(run.code, 1);
+      assert.is(run.stderr, c.errors);
+    } else {
+      assert.is(run.stderr, c.warnings);
+      assert.is(run.code, 0);
+      assert.fixture(run.stdout, c.expected!);
+    }
+  });
+
+  if (c.expected !== undefined) {
+    test(`golden ${c.name}: stamping the output again changes nothing`, async () => {
+      const run = await runInProcess(stampArgs(c, '-'), { cwd: c.dir, stdin: c.expected });
+      assert.is(run.code, 0);
+      assert.fixture(run.stdout, c.expected!);
+      const check = await runInProcess([...stampArgs(c, '-'), '--check'], { cwd: c.dir, stdin: c.expected });
+      assert.is(check.code, 0, '--check passes on stamped output');
+    });
+  }
+
+  test(`golden ${c.name}: the KRM function agrees`, async () => {
+    const run = await runInProcess(['fn'], { cwd: c.dir, stdin: resourceListOf(c) });
+    if (c.errors !== undefined) {
+      assert.is(run.code, 1);
+      assert.is(run.stdout, '');
+      assert.ok(run.stderr.startsWith('rollstamp: error: '), run.stderr);
+    } else {
+      assert.is(run.code, 0, run.stderr);
+      assert.equal(hashesIn(run.stdout), hashesIn(c.expected!));
+    }
+  });
+}
+
+test('golden cases through the bundle under plain node', () => {
+  for (const c of cases) {
+    const run = runBundle(stampArgs(c), { cwd: c.dir });
+    assert.is(run.code, c.errors !== undefined ? 1 : 0, `${c.name}: exit code`);
+    assert.is(run.stdout, c.expected ?? '', `${c.name}: stdout`);
+    assert.is(run.stderr, c.errors ?? c.warnings, `${c.name}: stderr`);
+  }
+});
+
+/** The case's documents as a ResourceList, with its config as functionConfig. */
+function resourceListOf(c: GoldenCase): string {
+  const items = parseAllDocuments(c.input)
+    .map((d) => d.toJS({ maxAliasCount: -1 }))
+    .filter((v) => v !== null && v !== undefined);
+  const rl: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
+  if (c.config !== undefined) rl.functionConfig = parseDocument(c.config).toJS();
+  return stringify(rl);
+}
+
+test.run();

@@ -1,0 +1,44 @@
+// Golden cases: fixtures/<area>/<case>/{input.yaml, config.yaml?, expected.yaml | errors.txt, warnings.txt?}.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './run-cli.ts';
+
+export interface GoldenCase {
+  name: string;
+  dir: string;
+  input: string;
+  config?: string;
+  expected?: string;
+  errors?: string;
+  warnings: string;
+}
+
+export const FIXTURES = join(ROOT, 'fixtures');
+
+/** Every case under fixtures/, sorted by name. */
+export function loadCases(): GoldenCase[] {
+  const cases: GoldenCase[] = [];
+  for (const area of readdirSync(FIXTURES).sort()) {
+    const areaDir = join(FIXTURES, area);
+    if (!statSync(areaDir).isDirectory()) continue;
+    for (const name of readdirSync(areaDir).sort()) {
+      const dir = join(areaDir, name);
+      if (!statSync(dir).isDirectory()) continue;
+      const read = (f: string): string | undefined => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : undefined);
+      const c: GoldenCase = { name: `${area}/${name}`, dir, input: read('input.yaml') ?? '', warnings: read('warnings.txt') ?? '' };
+      const config = read('config.yaml');
+      const expected = read('expected.yaml');
+      const errors = read('errors.txt');
+      if (config !== undefined) c.config = config;
+      if (expected !== undefined) c.expected = expected;
+      if (errors !== undefined) c.errors = errors;
+      cases.push(c);
+    }
+  }
+  return cases;
+}
+
+/** The argv golden cases run with (cwd = the case directory). */
+export function stampArgs(c: GoldenCase, input = 'input.yaml'): string[] {
+  return ['stamp', ...(c.config !== undefined ? ['--config', 'config.yaml'] : []), input];
+}

@@ -1,0 +1,20 @@
+// `npm run fixtures:update`: rewrites every golden expectation from the current code, then exits 1 so an
+// update run is never mistaken for a passing one. Review the diff before committing.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCases, stampArgs } from './support/fixtures.ts';
+import { runInProcess } from './support/run-cli.ts';
+
+for (const c of loadCases()) {
+  const run = await runInProcess(stampArgs(c), { cwd: c.dir });
+  for (const f of ['expected.yaml', 'errors.txt', 'warnings.txt']) rmSync(join(c.dir, f), { force: true });
+  if (run.code === 0) {
+    writeFileSync(join(c.dir, 'expected.yaml'), run.stdout);
+    if (run.stderr !== '') writeFileSync(join(c.dir, 'warnings.txt'), run.stderr);
+  } else {
+    writeFileSync(join(c.dir, 'errors.txt'), run.stderr);
+  }
+  console.log(`${run.code === 0 ? 'expected' : 'errors  '} ${c.name}`);
+}
+console.error('fixtures rewritten: review `git diff fixtures/` before committing');
+process.exit(1);
