@@ -49,7 +49,7 @@ export function readConfig(functionConfig: unknown, overrides: RawSettings = {})
   validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
   const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
-  const where = (field: string): string => (field in overrides ? `flag --${kebab(field)}` : `${located.prefix}.${field}`);
+  const where = (field: string): string => (Object.hasOwn(overrides, field) ? `flag --${kebab(field)}` : `${located.prefix}.${field}`);
   if (!ok) {
     for (const e of validateSchema.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
   }

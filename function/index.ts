@@ -11,6 +11,7 @@ import type { Item } from './resource-list.ts';
 import { hasErrors, infoResult, result, sortResults, type FileRef, type ResourceRef, type Result } from './results.ts';
 import { currentStamp, stampTemplate } from './stamp.ts';
 import { selectTargets, type Target } from './targets.ts';
+import { planStampEdit, type TextEdit } from './text-edit.ts';
 import { formatPath, NodeReader } from './yaml-nodes.ts';
 
 export interface StampOptions {
@@ -49,8 +50,11 @@ export interface TargetReport {
 export interface StampOutcome {
   results: Result[];
   targets: TargetReport[];
-  /** Item nodes whose text changed. Empty when there are errors: then nothing is stamped. */
-  changed: Set<YAMLMap>;
+  /**
+   * Item nodes that were stamped, each with the text edit that writes the stamp into its source (undefined
+   * when only a fresh rendering can). Empty when there are errors: then nothing is stamped.
+   */
+  changed: Map<YAMLMap, TextEdit | undefined>;
 }
 
 export interface StampPlan {
@@ -84,12 +88,14 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
   const ctx: ResolveContext = { inventory, results, cache: new Map(), ...(options.fetched ? { fetched: options.fetched } : {}) };
   const hasher = makeHasher(options.hashKey);
   const reports = targets.map((t) => hashTarget(t, ctx, hasher, config));
-  const changed = new Set<YAMLMap>();
+  const changed = new Map<YAMLMap, TextEdit | undefined>();
   if (!hasErrors(results)) {
     targets.forEach((t, i) => {
       const report = reports[i];
-      if (!report || !stampTemplate(t.template, config.annotationKey, report.hash)) return;
-      changed.add(t.obj.item.node);
+      if (!report?.changed) return;
+      const edit = planStampEdit(t.template, config.annotationKey, report.hash);
+      stampTemplate(t.template, config.annotationKey, report.hash);
+      changed.set(t.obj.item.node, edit);
       results.push(infoResult('STAMPED', `stamped ${config.annotationKey}`, t.obj.subject, report.field));
     });
   }

@@ -1,15 +1,18 @@
 // Read and write stages for plain multi-document streams (`stamp`, `explain`): each document keeps its
 // original text, and only a document rollstamp changed is printed again, so everything else stays byte-identical.
-import { Composer, isMap, Parser, type Document } from 'yaml';
+import { Composer, isMap, parseDocument, Parser, type Document } from 'yaml';
 import { detectFormat } from './format.ts';
 import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
+import type { TextEdit } from './text-edit.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
   doc: Document;
   text: string;
+  /** Offset of `text` in the stream (node ranges count from the stream's start). */
+  offset: number;
   file: FileRef;
 }
 
@@ -28,7 +31,7 @@ export function parseStream(text: string, path: string): { docs: StreamDoc[] } |
     const to = index + 1 < starts.length ? starts[index + 1]! : text.length;
     const file: FileRef = index === 0 ? { path } : { path, index };
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
-    return { doc, text: text.slice(from, to), file };
+    return { doc, text: text.slice(from, to), offset: from, file };
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
@@ -46,16 +49,39 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
   return { items, results };
 }
 
-/** Prints documents: the original text for untouched ones, a fresh rendering for those in `changed`. */
-export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlySet<Document>): string {
+/**
+ * Prints documents: the original text for untouched ones; for changed ones (keyed by their item node) the
+ * original text with the stamp edit applied, or a fresh rendering when there is no edit or the edited text
+ * would not read back as the changed tree.
+ */
+export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string {
   let out = '';
   for (const d of docs) {
-    const text = changed.has(d.doc) ? renderDocument(d) : d.text;
+    const text = changed.has(d.doc.contents) ? renderChanged(d, changed.get(d.doc.contents)) : d.text;
     out += out !== '' && !out.endsWith('\n') ? `\n${text}` : text;
   }
   return out;
 }
 
-function renderDocument(d: StreamDoc): string {
+function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string {
+  if (edit) {
+    const at = edit.offset - d.offset;
+    const insert = d.text.includes('\r\n') ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
+    const edited = d.text.slice(0, at) + insert + d.text.slice(at + edit.remove);
+    if (readsBackAs(edited, d.doc)) return edited;
+  }
   return d.doc.toString(detectFormat(d.text));
+}
+
+/** The edited text parses to exactly the changed tree (a cheap guard; only changed documents pay it). */
+function readsBackAs(text: string, doc: Document): boolean {
+  const again = parseDocument(text, PARSE_OPTIONS);
+  return again.errors.length === 0 && canonical(again.toJS()) === canonical(doc.toJS());
+}
+
+/** JSON with map keys sorted: the text edit puts the stamp first, the tree edit appends it. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }

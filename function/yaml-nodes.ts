@@ -37,6 +37,36 @@ export function childIn(node: unknown, keys: readonly string[]): unknown {
   return cur;
 }
 
+/** True for a map node (block or flow). */
+export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
+
+/** The offset of a flow map's `{`, or undefined for a block map or a node without source. */
+export function flowStart(node: unknown): number | undefined {
+  const tok = isMap(node) ? node.srcToken : undefined;
+  return tok?.type === 'flow-collection' && tok.start.source === '{' ? tok.start.offset : undefined;
+}
+
+/** The key column of a block map, or undefined when it is not one read from source. */
+export function blockIndent(node: unknown): number | undefined {
+  const tok = isMap(node) ? node.srcToken : undefined;
+  return tok?.type === 'block-map' ? tok.indent : undefined;
+}
+
+/** Offset of a block map's first key, when that key is a plain implicit one (no `?` form) read from source. */
+export function keyOffset(map: YAMLMap): number | undefined {
+  const tok = map.srcToken;
+  const first = map.items[0];
+  if (tok?.type !== 'block-map' || !first || !isScalar(first.key) || !first.key.range) return undefined;
+  if (tok.items[0]?.start.some((t) => t.type === 'explicit-key-ind')) return undefined;
+  return first.key.range[0];
+}
+
+/** [start, end) of a scalar's value in the source (trailing comment excluded). */
+export function scalarRange(node: unknown): [number, number] | undefined {
+  if (!isScalar(node) || !node.range || node.value === null) return undefined;
+  return [node.range[0], node.range[1]];
+}
+
 export const isNullish = (node: unknown): boolean =>
   node === undefined || node === null || (isScalar(node) && node.value === null);
 

@@ -26,14 +26,13 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
     if ('results' in stream) results.push(...stream.results);
     else parsed.push(stream.docs);
   }
-  const empty: StampOutcome = { results, targets: [], changed: new Set() };
+  const empty: StampOutcome = { results, targets: [], changed: new Map() };
   const input = joinStreams(files.map((f) => f.text));
   if (hasErrors(results)) return { outcome: empty, output: '', input };
   const read = streamItems(parsed.flat());
   if (hasErrors(read.results)) return { outcome: { ...empty, results: read.results }, output: '', input };
   const outcome = applyStamp(read.items, hashKey ? { config, hashKey } : { config });
-  const changedDocs = new Set(parsed.flat().filter((d) => outcome.changed.has(d.doc.contents as never)).map((d) => d.doc));
-  return { outcome, output: joinStreams(parsed.map((docs) => serializeStream(docs, changedDocs))), input };
+  return { outcome, output: joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed))), input };
 }
 
 /** Concatenates streams of several files, with a `---` between two files when the next has none. */

@@ -1,0 +1,53 @@
+// `npm start`: stamps examples/basic/app.yaml, prints what changed, then rotates one password and shows
+// that only the workload using it gets a new hash.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const bundle = here('../dist/rollstamp.js');
+const appFile = 'examples/basic/app.yaml';
+const configFile = 'examples/basic/rollstamp.yaml';
+const cwd = here('..');
+
+function rollstamp(args, input) {
+  const r = spawnSync(process.execPath, [bundle, ...args], { cwd, input, encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr);
+    process.exit(r.status ?? 1);
+  }
+  return r.stdout;
+}
+
+/** A line diff (longest common subsequence) showing changed lines with one line of context. */
+function changedLines(before, after) {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const ops = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) ops.push(['  ', a[i++], j++]);
+    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push(['+ ', b[j++]]);
+    else ops.push(['- ', a[i++]]);
+  }
+  const shown = ops.map((op, k) => op[0] !== '  ' || ops[k + 1]?.[0].trim() || ops[k - 1]?.[0].trim());
+  return ops.flatMap((op, k) => (shown[k] ? [`${op[0]}${op[1]}`] : shown[k - 1] ? ['  ...'] : []));
+}
+
+const input = readFileSync(here('basic/app.yaml'), 'utf8');
+console.log(`$ rollstamp stamp --config ${configFile} ${appFile}`);
+const stamped = rollstamp(['stamp', '--config', configFile, appFile]);
+console.log(changedLines(input, stamped).join('\n'));
+
+console.log(`\n$ rollstamp explain --config ${configFile} ${appFile}`);
+process.stdout.write(rollstamp(['explain', '--config', configFile, appFile]));
+
+console.log('\nRotating db-credentials.password and stamping the stamped output again:');
+const rotated = stamped.replace('example-password-1', 'example-password-2');
+const restamped = rollstamp(['stamp', '--config', configFile, '-'], rotated);
+console.log(changedLines(rotated, restamped).join('\n'));
+console.log('\nOnly web uses the password, so only web rolls; report reads the username and keeps its hash.');

@@ -1,0 +1,57 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_CONFIG, readConfig } from '../../function/config.ts';
+
+const messages = (r: ReturnType<typeof readConfig>): string[] => ('results' in r ? r.results.map((x) => x.message) : []);
+
+test('no functionConfig gives the defaults', () => {
+  assert.equal(readConfig(undefined), { config: DEFAULT_CONFIG });
+});
+
+test('a RollstampConfig sets fields under spec', () => {
+  const r = readConfig({ apiVersion: 'rollstamp.dev/v1alpha1', kind: 'RollstampConfig', spec: { targets: 'all', onMissing: 'error' } });
+  assert.ok('config' in r);
+  if ('config' in r) {
+    assert.is(r.config.targets, 'all');
+    assert.is(r.config.onMissing, 'error');
+  }
+});
+
+test('a ConfigMap (kpt fn eval -- key=value) sets the same fields under data', () => {
+  const r = readConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: { selector: 'restart-on-config-update=true' } });
+  assert.ok('config' in r && r.config.selector?.[0]?.key === 'restart-on-config-update');
+});
+
+test('an unknown setting is an error naming the field', () => {
+  assert.equal(messages(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { onMising: 'warn' } })), ['data.onMising: unknown setting']);
+});
+
+test('a bad enum value is an error listing the allowed values', () => {
+  assert.equal(messages(readConfig({ apiVersion: 'rollstamp.dev/v1alpha1', kind: 'RollstampConfig', spec: { onMissing: 'loud' } })), [
+    'spec.onMissing: must be one of warn, error, ignore',
+  ]);
+});
+
+test('a bad annotation key and a bad selector are errors', () => {
+  assert.equal(messages(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { annotationKey: 'Not A Key' } })), [
+    'data.annotationKey: must be a Kubernetes annotation key such as rollstamp.dev/hash',
+  ]);
+  assert.match(messages(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { selector: 'a in (b' } }))[0] ?? '', /^data\.selector: invalid label selector/);
+});
+
+test('flags override the file and are named as flags in errors', () => {
+  const r = readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { targets: 'all' } }, { targets: 'some' });
+  assert.equal(messages(r), ['flag --targets: must be one of opted-in, all']);
+});
+
+test('another kind of functionConfig is refused', () => {
+  assert.match(messages(readConfig({ apiVersion: 'example.com/v1', kind: 'Other' }))[0] ?? '', /must be a RollstampConfig/);
+});
+
+test('a key named __proto__ is an unknown setting, and Object.prototype is untouched', () => {
+  const data = JSON.parse('{"__proto__": {"polluted": "yes"}}');
+  assert.equal(messages(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data })), ['data.__proto__: unknown setting']);
+  assert.is(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test.run();

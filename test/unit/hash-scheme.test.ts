@@ -1,0 +1,82 @@
+// Hash scheme v1, pinned by tools that are not rollstamp: examples/hash-by-hand/recompute.sh rebuilds the
+// stamp with printf, openssl and sha256sum, and the encoding is checked byte for byte.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { makeHasher, sourceMessage, targetMessage } from '../../function/hash.ts';
+import { ROOT, runInProcess } from '../support/run-cli.ts';
+
+const EXAMPLE = join(ROOT, 'examples/hash-by-hand');
+const stampOf = (stdout: string): string | undefined => /rollstamp\.dev\/hash: "([^"]+)"/.exec(stdout)?.[1];
+const byHand = (env: Record<string, string> = {}): string =>
+  execFileSync('bash', [join(EXAMPLE, 'recompute.sh')], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' }).trim();
+
+test('the README worked example: rollstamp and printf+openssl agree (SHA-256)', async () => {
+  const run = await runInProcess(['stamp', 'input.yaml'], { cwd: EXAMPLE });
+  assert.is(run.code, 0, run.stderr);
+  assert.is(stampOf(run.stdout), byHand());
+  assert.is(byHand(), 'sha256:a74ed2921f8a1c35c39fc439de5fdfb9cb375ff0a2992cf20ccce9210e4f1ae8');
+});
+
+test('the README worked example: rollstamp and openssl agree under an HMAC key', async () => {
+  const env = { ROLLSTAMP_HASH_KEY: 'example-key' };
+  const run = await runInProcess(['stamp', 'input.yaml'], { cwd: EXAMPLE, env });
+  assert.is(run.code, 0, run.stderr);
+  assert.match(stampOf(run.stdout) ?? '', /^hmac-sha256:[0-9a-f]{64}$/);
+  assert.is(stampOf(run.stdout), byHand(env));
+});
+
+test('a source message is length-prefixed fields, keys in byte order, absent keys marked', () => {
+  const msg = sourceMessage({
+    cls: 'Secret',
+    namespace: 'ns',
+    name: 'n',
+    entries: new Map([['b', new Uint8Array([0x00, 0xff])], ['a', new Uint8Array()]]),
+    keys: ['b', 'a', 'z'],
+  });
+  const field = (s: string | Buffer): string => {
+    const b = typeof s === 'string' ? Buffer.from(s) : s;
+    return b.length.toString(16).padStart(16, '0') + b.toString('hex');
+  };
+  const expected = [
+    'rollstamp.v1', 'source', 'Secret', 'ns', 'n', 'present',
+    'a', 'value', '',
+    'b', 'value', Buffer.from([0x00, 0xff]),
+    'z', 'absent',
+  ].map(field).join('');
+  assert.is(msg.toString('hex'), expected);
+});
+
+test('sha256sum over the encoded message gives the digest rollstamp uses', () => {
+  const msg = targetMessage([{ id: 'Secret/default/x', digest: Buffer.alloc(32, 7) }]);
+  const viaTool = execFileSync('sha256sum', { input: msg, encoding: 'utf8' }).split(' ')[0];
+  assert.is(makeHasher().digest(msg).toString('hex'), viaTool);
+});
+
+test('a missing source and an empty source have different digests', () => {
+  const base = { cls: 'Secret', namespace: 'd', name: 'x', keys: [] };
+  assert.is.not(sourceMessage({ ...base, entries: undefined }).toString('hex'), sourceMessage({ ...base, entries: new Map() }).toString('hex'));
+});
+
+test('an absent key and an empty value have different digests', () => {
+  const base = { cls: 'Secret', namespace: 'd', name: 'x', keys: ['k'] };
+  const absent = sourceMessage({ ...base, entries: new Map() });
+  const empty = sourceMessage({ ...base, entries: new Map([['k', new Uint8Array()]]) });
+  assert.is.not(absent.toString('hex'), empty.toString('hex'));
+});
+
+test('field boundaries cannot be shifted: name "ab"+key "c" differs from name "a"+key "bc"', () => {
+  const one = sourceMessage({ cls: 'Secret', namespace: 'd', name: 'ab', entries: new Map([['c', new Uint8Array([1])]]), keys: ['c'] });
+  const two = sourceMessage({ cls: 'Secret', namespace: 'd', name: 'a', entries: new Map([['bc', new Uint8Array([1])]]), keys: ['bc'] });
+  assert.is.not(one.toString('hex'), two.toString('hex'));
+});
+
+test('keys sort by UTF-8 bytes, not UTF-16 code units', () => {
+  // U+FF61 (EF BD A1) sorts before U+1F600 (F0 9F 98 80) in UTF-8, after it in UTF-16.
+  const entries = new Map([['\uff61', new Uint8Array([1])], ['\u{1f600}', new Uint8Array([2])]]);
+  const msg = sourceMessage({ cls: 'ConfigMap', namespace: 'd', name: 'x', entries, keys: ['\u{1f600}', '\uff61'] }).toString('hex');
+  assert.ok(msg.indexOf(Buffer.from('\uff61').toString('hex')) < msg.indexOf(Buffer.from('\u{1f600}').toString('hex')));
+});
+
+test.run();

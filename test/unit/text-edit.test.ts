@@ -1,0 +1,46 @@
+// The text-edit path must produce the same objects as re-rendering the changed tree, and touch only the
+// annotation lines.
+import { parseAllDocuments } from 'yaml';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runInProcess } from '../support/run-cli.ts';
+
+const HEAD = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n';
+const STAMP = /"sha256:[0-9a-f]{64}"/;
+
+const shapes: Array<[string, string, string]> = [
+  ['no template metadata (block)', '  template:\n    spec:\n      containers: []\n', '  template:\n    metadata:\n      annotations:\n        rollstamp.dev/hash: H\n    spec:\n'],
+  ['metadata without annotations', '  template:\n    metadata:\n      labels: {app: web}   # keep me\n    spec: {}\n', '    metadata:\n      annotations:\n        rollstamp.dev/hash: H\n      labels: {app: web}   # keep me\n'],
+  ['block annotations', '  template:\n    metadata:\n      annotations:\n        a: b  # note\n    spec: {}\n', '      annotations:\n        rollstamp.dev/hash: H\n        a: b  # note\n'],
+  ['flow annotations', '  template:\n    metadata:\n      annotations: {a: b}\n    spec: {}\n', '      annotations: {rollstamp.dev/hash: H, a: b}\n'],
+  ['empty flow annotations', '  template:\n    metadata:\n      annotations: {}\n    spec: {}\n', '      annotations: {rollstamp.dev/hash: H}\n'],
+  ['flow metadata', '  template:\n    metadata: {labels: {app: web}}\n    spec: {}\n', '    metadata: {annotations: {rollstamp.dev/hash: H}, labels: {app: web}}\n'],
+  ['stale stamp replaced in place', "  template:\n    metadata:\n      annotations:\n        rollstamp.dev/hash: 'sha256:old'   # by rollstamp\n    spec: {}\n", '        rollstamp.dev/hash: H   # by rollstamp\n'],
+  ['four-space indentation', '    template:\n        spec:\n            containers: []\n', '    template:\n        metadata:\n            annotations:\n                rollstamp.dev/hash: H\n        spec:\n'],
+];
+
+for (const [name, body, expected] of shapes) {
+  test(`text edit: ${name}`, async () => {
+    const input = HEAD + body.replace(/^ {2}template/m, '  template').replace(/^ {4}template/m, '    template');
+    const run = await runInProcess(['stamp', '-'], { stdin: input });
+    assert.is(run.code, 0, run.stderr);
+    assert.ok(run.stdout.replace(STAMP, 'H').includes(expected), run.stdout);
+    // Same objects as a fresh rendering would give: parse both ways and compare.
+    const [doc] = parseAllDocuments(run.stdout);
+    const annotations = doc!.getIn(['spec', 'template', 'metadata', 'annotations']) as { get(k: string): unknown };
+    assert.match(String(annotations.get('rollstamp.dev/hash')), /^sha256:[0-9a-f]{64}$/);
+    const inputLines = input.split('\n');
+    const removed = inputLines.filter((l) => !run.stdout.split('\n').includes(l));
+    assert.ok(removed.length <= 1, `at most the changed line differs: ${JSON.stringify(removed)}`);
+  });
+}
+
+test('text edit: CRLF input stays CRLF', async () => {
+  const input = (HEAD + '  template:\n    metadata:\n      labels: {app: web}\n    spec: {}\n').replace(/\n/g, '\r\n');
+  const run = await runInProcess(['stamp', '-'], { stdin: input });
+  assert.is(run.code, 0, run.stderr);
+  assert.not.match(run.stdout, /[^\r]\n/);
+  assert.match(run.stdout, /annotations:\r\n {8}rollstamp\.dev\/hash: "sha256:/);
+});
+
+test.run();
