@@ -56,7 +56,18 @@ export function parseResourceList(text: string): { rl: ResourceList } | { result
   });
   if (results.length > 0) return { results };
   liftItemHeadComments(doc);
-  return { rl: { doc, items, functionConfig: child(root, 'functionConfig'), json: /^\s*[{[]/.test(text), text } };
+  return { rl: { doc, items, functionConfig: child(root, 'functionConfig'), json: isJson(text), text } };
+}
+
+/** JSON in, JSON out. Real JSON only: a YAML flow map also starts with `{` but may hold aliases. */
+function isJson(text: string): boolean {
+  if (!/^\s*\{/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Writes the ResourceList with `results` replaced by ours (absent when there are none). */
@@ -64,7 +75,7 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
   const root = rl.doc.contents as YAMLMap;
   root.delete('results');
   if (results.length > 0) root.set('results', rl.doc.createNode(results));
-  if (rl.json) return `${JSON.stringify(rl.doc.toJS({ maxAliasCount: -1 }), null, 2)}\n`;
+  if (rl.json) return `${JSON.stringify(rl.doc.toJS(), null, 2)}\n`;
   return rl.doc.toString(detectFormat(rl.text));
 }
 
