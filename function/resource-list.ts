@@ -74,7 +74,8 @@ function isJson(text: string): boolean {
 export function serializeResourceList(rl: ResourceList, results: readonly Result[]): string {
   const root = rl.doc.contents as YAMLMap;
   root.delete('results');
-  if (results.length > 0) root.set('results', rl.doc.createNode(results));
+  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
+  if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
   if (rl.json) return `${JSON.stringify(rl.doc.toJS(), null, 2)}\n`;
   return rl.doc.toString(detectFormat(rl.text));
 }

@@ -46,7 +46,9 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
 
 function renderText(targets: readonly TargetReport[], results: readonly Result[]): string {
   const lines: string[] = [];
-  if (targets.length === 0) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
+  const broken = results.some((r) => r.severity === 'error');
+  if (targets.length === 0 && broken) lines.push('No report: the input has errors (listed below).');
+  else if (targets.length === 0) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
   for (const t of targets) {
     const file = t.file ? `  (${t.file.path}${t.file.index ? `#${t.file.index}` : ''})` : '';
     lines.push(`${resourceId(t.resourceRef)}${file}`);

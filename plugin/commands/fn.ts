@@ -4,7 +4,7 @@ import { applyStamp } from '../../function/index.ts';
 import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
 import { hasErrors } from '../../function/results.ts';
 import { decodeUtf8 } from '../../function/text.ts';
-import { InputError } from '../errors.ts';
+import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, summarize } from '../settings.ts';
 
@@ -24,7 +24,7 @@ Examples:
 Exit status: 0 success, 1 an error result (one line on stderr says why; nothing on stdout).`;
 
 export async function runFn(args: readonly string[], io: Io): Promise<number> {
-  if (args.length > 0) throw new InputError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
+  if (args.length > 0) throw new UsageError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
   const bytes = await io.readStdin();
   const limit = maxInputBytes(io);
   if (bytes.length > limit) throw new InputError(`<stdin>: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);

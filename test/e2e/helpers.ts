@@ -1,0 +1,176 @@
+// Shared by the end-to-end tests: where the bundle is, running processes, temp dirs, and the rule for
+// tests that need an external tool (kpt, kubectl): missing on a developer machine → skipped with one
+// "skip: TOOL not found on PATH" line; missing in CI (env CI set) → a failing test that says so.
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BUNDLE = join(ROOT, 'dist', 'rollstamp.js');
+export const EXAMPLE_KPT = join(ROOT, 'examples', 'kpt');
+
+/** `"sha256:<64 hex>"` as rollstamp writes it (quoted). */
+export const STAMP_LINE = /^\s*rollstamp\.dev\/hash: "(sha256:[0-9a-f]{64})"$/;
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Fails with a clear message when the bundle has not been built (npm test builds it first). */
+export function requireBundle(): void {
+  if (!existsSync(BUNDLE)) {
+    throw new Error(`${relative(ROOT, BUNDLE)} not found: build it first with \`npm run build\` (npm test does this)`);
+  }
+}
+
+/** A command run to completion. Never throws for a non-zero exit; a spawn failure becomes code -1. */
+export function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd?: string; input?: string | Uint8Array; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Run {
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? ROOT,
+    input: opts.input ?? '',
+    env: opts.env ?? process.env,
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 30_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const spawnError = r.error ? `spawn ${cmd} failed: ${r.error.message}\n` : '';
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${spawnError}${r.stderr ?? ''}` };
+}
+
+/** `a | b` with a real OS pipe between the two processes; both exit codes are reported. */
+export function pipe(
+  a: { cmd: string; args: readonly string[] },
+  b: { cmd: string; args: readonly string[] },
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ first: Run; second: Run }> {
+  return new Promise((resolvePipe, reject) => {
+    const spawnOpts = { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env };
+    const left = spawn(a.cmd, [...a.args], { ...spawnOpts, stdio: ['ignore', 'pipe', 'pipe'] });
+    const right = spawn(b.cmd, [...b.args], { ...spawnOpts, stdio: ['pipe', 'pipe', 'pipe'] });
+    left.stdout.pipe(right.stdin);
+    const first: Run = { code: -1, stdout: '(piped)', stderr: '' };
+    const second: Run = { code: -1, stdout: '', stderr: '' };
+    left.stderr.on('data', (c) => (first.stderr += c));
+    right.stdout.on('data', (c) => (second.stdout += c));
+    right.stderr.on('data', (c) => (second.stderr += c));
+    let open = 2;
+    const done = (): void => {
+      if (--open === 0) resolvePipe({ first, second });
+    };
+    left.on('error', reject);
+    right.on('error', reject);
+    left.on('close', (code) => {
+      first.code = code ?? -1;
+      done();
+    });
+    right.on('close', (code) => {
+      second.code = code ?? -1;
+      done();
+    });
+  });
+}
+
+/** The absolute path of an executable found on PATH, or undefined. */
+export function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+type Register = (name: string, fn: () => void | Promise<void>) => void;
+
+/**
+ * `test` when `tool` is on PATH. Otherwise: with env CI set, one failing test naming the tool (the others
+ * are skipped); without CI, every test is skipped and one line `skip: TOOL not found on PATH` is printed.
+ */
+export function testNeeding(tool: string): Register {
+  if (findOnPath(tool)) return test;
+  if (process.env.CI) {
+    test(`${tool} is on PATH (required because CI is set)`, () => {
+      throw new Error(`${tool} not found on PATH, and CI is set: the ${tool} end-to-end tests must run in CI; install ${tool} on the runner`);
+    });
+  } else {
+    process.stdout.write(`skip: ${tool} not found on PATH\n`);
+  }
+  return (name, fn) => test.skip(name, fn);
+}
+
+const made: string[] = [];
+
+/** A fresh directory under the OS temp dir, removed by `removeTempDirs`. */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rollstamp-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Every file under `dir` (relative path → bytes as text). */
+export function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.set(relative(dir, full), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The comments of a YAML text, one per comment line, with the text after `#` (for counting duplicates). */
+export function commentsOf(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /(?:^|\s)#(.*)$/.exec(line);
+    if (!m) continue;
+    const comment = `#${m[1]!.trimEnd()}`;
+    counts.set(comment, (counts.get(comment) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Lines of `after` that are not in `before`, when `after` is `before` with lines inserted and nothing else
+ * changed; undefined when any line of `before` was changed, moved or removed.
+ */
+export function insertedLines(before: string, after: string): string[] | undefined {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  const inserted: string[] = [];
+  let i = 0;
+  for (const line of b) {
+    if (i < a.length && line === a[i]) i++;
+    else inserted.push(line);
+  }
+  return i === a.length ? inserted : undefined;
+}
+
+/** The stamp values (`sha256:…`) written in a YAML text, in order. */
+export function stampsIn(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => STAMP_LINE.exec(l)?.[1])
+    .filter((h): h is string => h !== undefined);
+}
