@@ -41,15 +41,17 @@ let validateSchema: ReturnType<Ajv['compile']> | undefined;
  * Reads settings from a functionConfig object (plain JSON, already free of aliases).
  * - `undefined`/null: defaults.
  * - `overrides` (CLI flags) win over the object's settings and are reported under `flag --name`.
+ * - `origin` (a file name) prefixes messages about the object's own settings.
  */
-export function readConfig(functionConfig: unknown, overrides: RawSettings = {}): { config: Config } | { results: Result[] } {
+export function readConfig(functionConfig: unknown, overrides: RawSettings = {}, origin = ''): { config: Config } | { results: Result[] } {
   const located = locateSettings(functionConfig);
-  if ('error' in located) return { results: [errorResult('INVALID_CONFIG', located.error)] };
+  const from = origin === '' ? '' : `${origin}: `;
+  if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${from}${located.error}`)] };
   const settings: RawSettings = { ...located.settings, ...overrides };
   validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
   const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
-  const where = (field: string): string => (Object.hasOwn(overrides, field) ? `flag --${kebab(field)}` : `${located.prefix}.${field}`);
+  const where = (field: string): string => (Object.hasOwn(overrides, field) ? `flag --${kebab(field)}` : `${from}${located.prefix}.${field}`);
   if (!ok) {
     for (const e of validateSchema.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
   }

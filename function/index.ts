@@ -9,7 +9,7 @@ import { buildInventory, type Inventory } from './inventory.ts';
 import { isInBundle, resolveSource, type FetchedSources, type Resolution, type ResolveContext } from './resolve/index.ts';
 import type { Item } from './resource-list.ts';
 import { hasErrors, infoResult, result, sortResults, type FileRef, type ResourceRef, type Result } from './results.ts';
-import { currentStamp, stampTemplate } from './stamp.ts';
+import { currentStamp, stampAnnotation } from './stamp.ts';
 import { selectTargets, type Target } from './targets.ts';
 import { planStampEdit, type TextEdit } from './text-edit.ts';
 import { formatPath, NodeReader } from './yaml-nodes.ts';
@@ -93,8 +93,8 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
     targets.forEach((t, i) => {
       const report = reports[i];
       if (!report?.changed) return;
-      const edit = planStampEdit(t.template, config.annotationKey, report.hash);
-      stampTemplate(t.template, config.annotationKey, report.hash);
+      const edit = planStampEdit(t.obj.item.node, t.annotationsPath, config.annotationKey, report.hash);
+      stampAnnotation(t.obj.item.node, t.annotationsPath, config.annotationKey, report.hash);
       changed.set(t.obj.item.node, edit);
       results.push(infoResult('STAMPED', `stamped ${config.annotationKey}`, t.obj.subject, report.field));
     });
@@ -103,39 +103,38 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
 }
 
 function hashTarget(target: Target, ctx: ResolveContext, hasher: Hasher, config: Config): TargetReport | undefined {
-  const { obj, kind, template } = target;
+  const { obj, annotationsPath } = target;
   const before = ctx.results.length;
-  // The stamp goes into metadata.annotations: both must be maps (or absent) before anything is written.
-  new NodeReader(obj.subject, ctx.results).mapIn(template, kind.templatePath, ['metadata', 'annotations']);
+  // Every map on the way to the annotations must be a map (or absent) before anything is written.
+  new NodeReader(obj.subject, ctx.results).mapIn(obj.item.node, [], annotationsPath);
   const uses = discoverSources(target, ctx.results);
-  if (ctx.results.length > before) return undefined;
+  if (ctx.results.length > before) return undefined; // the target itself is malformed: no report
   const sources: SourceReport[] = [];
   const digests: Array<{ id: string; digest: Buffer }> = [];
   for (const use of uses) {
     const resolution = resolveSource(use, ctx);
-    if (resolution.from === 'invalid') continue;
     const report = reportSource(use, resolution);
     sources.push(report);
-    if (resolution.from === 'ignored') continue;
+    if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
     const entries = resolution.from === 'missing' ? undefined : resolution.entries;
-    const keys = entries && use.whole ? [...entries.keys(), ...use.keys] : [...use.keys];
+    const keys = entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : [...use.keys.keys()];
     const digest = hasher.digest(sourceMessage({ cls: use.cls, namespace: use.namespace, name: use.name, entries, keys }));
     report.digest = formatDigest(hasher, digest);
     digests.push({ id: use.id, digest });
     reportMissing(use, report, ctx.results, target, config);
   }
-  const field = formatPath([...kind.templatePath, 'metadata', 'annotations', config.annotationKey]);
+  const field = formatPath([...annotationsPath, config.annotationKey]);
   const hash = formatDigest(hasher, hasher.digest(targetMessage(digests)));
-  const previous = currentStamp(template, config.annotationKey);
+  const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
   const out: TargetReport = { resourceRef: obj.subject.ref!, field, hash, changed: previous !== hash, sources };
   if (obj.subject.file) out.file = obj.subject.file;
   if (previous !== undefined) out.previous = previous;
   return out;
 }
 
-function reportSource(use: SourceUse, resolution: Exclude<Resolution, { from: 'invalid' }>): SourceReport {
+function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
   const entries = 'entries' in resolution ? resolution.entries : undefined;
-  const names = entries && use.whole ? new Set([...entries.keys(), ...use.keys]) : use.keys;
+  const names = new Set(entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : use.keys.keys());
   return {
     cls: use.cls,
     namespace: use.namespace,
@@ -148,18 +147,26 @@ function reportSource(use: SourceUse, resolution: Exclude<Resolution, { from: 'i
   };
 }
 
-/** A missing object or key follows onMissing, unless every reference to it is optional. */
+/**
+ * A missing object or key follows onMissing, unless every reference to it is optional; the result points
+ * at the first reference that requires it.
+ */
 function reportMissing(use: SourceUse, report: SourceReport, results: Result[], target: Target, config: Config): void {
-  if (use.optional || config.onMissing === 'ignore') return;
+  if (config.onMissing === 'ignore') return;
   const severity = config.onMissing === 'error' ? 'error' : 'warning';
   const what = `${use.cls} ${use.namespace}/${use.name}`;
   const subject = target.obj.subject;
   if (report.from === 'missing') {
-    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input; its absence is hashed, so its appearance will roll this workload`, subject, use.fields[0]));
+    if (use.optional) return;
+    const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will roll this workload' : '';
+    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input${tail}`, subject, use.requiredField));
     return;
   }
   for (const k of report.keys) {
-    if (!k.present) results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}`, subject, use.fields[0]));
+    const keyUse = use.keys.get(k.key);
+    if (!k.present && keyUse && !keyUse.optional) {
+      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}`, subject, keyUse.field));
+    }
   }
 }
 

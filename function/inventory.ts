@@ -5,7 +5,7 @@ import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import type { Config } from './config.ts';
 import type { Item } from './resource-list.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from './results.ts';
-import { child, formatPath, NodeReader, stringValue } from './yaml-nodes.ts';
+import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from './yaml-nodes.ts';
 
 /** A Kubernetes object read from one item. */
 export interface KObject {
@@ -19,6 +19,11 @@ export interface KObject {
   namespace: string;
   labels: ReadonlyMap<string, string>;
   annotations: ReadonlyMap<string, string>;
+  /**
+   * Problems reading labels or annotations (an alias, a non-map, a non-string rollstamp.dev/* value).
+   * Reported only for objects rollstamp interprets (workloads, Secrets, ConfigMaps); others pass through.
+   */
+  metadataProblems: Result[];
   subject: Subject;
 }
 
@@ -75,8 +80,9 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
     results.push(errorResult('INVALID_OBJECT', 'a List is not read: give its items as separate documents', subject));
     return undefined;
   }
-  const reader = new NodeReader(subject, results);
-  const m = reader.map(meta, ['metadata']);
+  const metadataProblems: Result[] = [];
+  const reader = new NodeReader(subject, metadataProblems);
+  const m = isAlias(meta) ? aliasProblem(metadataProblems, subject, ['metadata']) : reader.map(meta, ['metadata']);
   const slash = apiVersion.indexOf('/');
   return {
     item,
@@ -87,14 +93,16 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
     namespace: explicitNs || config.defaultNamespace,
     labels: m ? stringMap(m, 'labels', reader) : new Map(),
     annotations: m ? stringMap(m, 'annotations', reader) : new Map(),
+    metadataProblems,
     subject,
   };
 }
 
-/** labels/annotations as a Map; a non-map is WRONG_TYPE, a non-string value is skipped unless it is ours. */
+/** labels/annotations as a Map; problems go to the reader's results (the object's metadataProblems). */
 function stringMap(meta: YAMLMap, key: 'labels' | 'annotations', reader: NodeReader): Map<string, string> {
   const out = new Map<string, string>();
-  const node = reader.map(child(meta, key), ['metadata', key]);
+  const value = child(meta, key);
+  const node = isAlias(value) ? aliasProblem(reader.results, reader.subject, ['metadata', key]) : reader.map(value, ['metadata', key]);
   if (!node) return out;
   for (const pair of node.items) {
     const k = stringValue(pair.key);
@@ -106,4 +114,9 @@ function stringMap(meta: YAMLMap, key: 'labels' | 'annotations', reader: NodeRea
     }
   }
   return out;
+}
+
+function aliasProblem(results: Result[], subject: Subject, path: FieldPath): undefined {
+  results.push(errorResult('ALIAS_NOT_ALLOWED', 'YAML aliases are not allowed in objects rollstamp reads', subject, formatPath(path)));
+  return undefined;
 }

@@ -1,10 +1,34 @@
 // Read stage: the one set of yaml options rollstamp parses with, and YAML errors as results.
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
-import { LineCounter, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { LineCounter, Scalar, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { stringifyNumber } from 'yaml/util';
 import { errorResult, type FileRef, type Result } from './results.ts';
+
+type Tags = Extract<NonNullable<SchemaOptions['customTags']>, (...args: never[]) => unknown> extends (tags: infer T) => unknown ? T : never;
+
+/**
+ * Numbers print as they were written. YAML 1.2 reads `0400` as 400, but kubectl reads YAML 1.1, where it is
+ * octal: printing `400` would change a `defaultMode`. Also keeps `0x1F`, `1e3`, `+12` as written.
+ */
+function keepNumberSource(tags: Tags): Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || !/:(int|float)$/.test(tag.tag)) return tag;
+    const fallback = tag.stringify ?? stringifyNumber;
+    return {
+      ...tag,
+      stringify: (item, ctx, onComment, onChompKeep) => {
+        const source = (item as Scalar).source;
+        return (item as Scalar).type === Scalar.PLAIN && typeof source === 'string' && source !== ''
+          ? source
+          : fallback(item, ctx, onComment, onChompKeep);
+      },
+    };
+  }) as Tags;
+}
 
 /** Options for every parse: YAML 1.2 (no `yes`/`0755` retyping, no merge keys), unique keys, no pretty errors. */
 export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  customTags: keepNumberSource,
   version: '1.2',
   merge: false,
   uniqueKeys: true,

@@ -15,6 +15,8 @@ export interface Target {
   kind: WorkloadKind;
   /** The pod template map (PodTemplateSpec). */
   template: YAMLMap;
+  /** Path from the object to the annotations map that receives the stamp. */
+  annotationsPath: readonly string[];
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */
@@ -29,9 +31,15 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
   const targets: Target[] = [];
   for (const obj of inventory.objects) {
     const kind = workloadKindOf(obj);
-    const enabled = obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION);
+    if (kind && obj.metadataProblems.length > 0) {
+      results.push(...obj.metadataProblems);
+      continue;
+    }
+    const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
+    const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
     if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
-      results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, 'metadata'));
+      const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
+      results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
       continue;
     }
     if (!kind) {
@@ -82,7 +90,7 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
   if (kind.caveat === 'no-rollout') {
     results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
   }
-  return { obj, kind, template };
+  return { obj, kind, template, annotationsPath: [...kind.templatePath, 'metadata', 'annotations'] };
 }
 
 /** The result for an alias, merge key or over-deep nesting found inside an object rollstamp reads. */

@@ -1,8 +1,8 @@
 // Stamp stage, text form: the smallest edit to the source text that writes the stamp, so a stamped file
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
-import type { YAMLMap } from 'yaml';
-import { blockIndent, child, flowStart, isMapNode, keyOffset, scalarRange } from './yaml-nodes.ts';
+import type { Pair, YAMLMap } from 'yaml';
+import { blockIndent, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
 
 /** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
 export interface TextEdit {
@@ -12,38 +12,65 @@ export interface TextEdit {
 }
 
 /**
- * The edit that sets `metadata.annotations[key] = "value"` on a pod template, planned before the tree is
- * changed (it reads the nodes' source positions).
- * - undefined: no safe text edit (null maps, explicit keys, nodes without positions).
+ * The edit that sets `<path>[key] = "value"` below `root` (path names the annotations map, e.g.
+ * `spec.template.metadata.annotations`), planned before the tree is changed: it reads source positions.
+ * - Missing maps on the path are created; an empty (null) one is filled in.
+ * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
-export function planStampEdit(template: YAMLMap, key: string, value: string): TextEdit | undefined {
-  const entry = `${yamlKey(key)}: ${JSON.stringify(value)}`;
-  const meta = child(template, 'metadata');
-  if (meta === undefined) return insertEntry(template, ['metadata', 'annotations'], entry);
-  if (!isMapNode(meta)) return undefined;
-  const annotations = child(meta, 'annotations');
-  if (annotations === undefined) return insertEntry(meta, ['annotations'], entry);
-  if (!isMapNode(annotations)) return undefined;
-  const existing = child(annotations, key);
-  if (existing === undefined) return insertEntry(annotations, [], entry);
-  const range = scalarRange(existing);
+export function planStampEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
+  let map = root;
+  let parent: ParentPair | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const pair = childPair(map, path[i]!);
+    if (!pair) return insertEntry(map, parent, path.slice(i), key, value);
+    if (isNullish(pair.value)) return fillEmpty(map, pair, path.slice(i), key, value);
+    if (!isMapNode(pair.value)) return undefined;
+    parent = { map, index: map.items.indexOf(pair) };
+    map = pair.value;
+  }
+  const existing = childPair(map, key);
+  if (!existing) return insertEntry(map, parent, [], key, value);
+  const range = scalarRange(existing.value);
   return range ? { offset: range[0], remove: range[1] - range[0], insert: JSON.stringify(value) } : undefined;
 }
 
-/** Inserts `entry` (wrapped in the `wrappers` maps) as the first entry of `map`. */
-function insertEntry(map: YAMLMap, wrappers: readonly string[], entry: string): TextEdit | undefined {
+/** The map holding the pair whose value is the map being edited, and that pair's index. */
+interface ParentPair {
+  map: YAMLMap;
+  index: number;
+}
+
+/** Inserts the entry (wrapped in the `wrappers` maps) as the first entry of `map`. */
+function insertEntry(map: YAMLMap, parent: ParentPair | undefined, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
   const open = flowStart(map);
   if (open !== undefined) {
-    const nested = wrappers.reduceRight((inner, w) => `${w}: {${inner}}`, entry);
+    const k = hasDoubleQuotedKeys(map) ? JSON.stringify : yamlKey; // a JSON document stays JSON
+    const nested = wrappers.reduceRight((inner, w) => `${k(w)}: {${inner}}`, `${k(key)}: ${JSON.stringify(value)}`);
     return { offset: open + 1, remove: 0, insert: map.items.length > 0 ? `${nested}, ` : nested };
   }
   const indent = blockIndent(map);
-  const offset = keyOffset(map);
-  if (indent === undefined || offset === undefined) return undefined;
-  const step = childStep(map, indent);
-  const lines = [...wrappers, entry].map((text, depth) => `${' '.repeat(indent + depth * step)}${text}${depth < wrappers.length ? ':' : ''}`);
-  // The first line's indentation is already in the text before the first key.
-  return { offset, remove: 0, insert: `${lines.join('\n').slice(indent)}\n${' '.repeat(indent)}` };
+  const first = keyOffset(map);
+  if (indent === undefined || first === undefined) return undefined;
+  // Comment lines written above the first key stay with it: insert above them.
+  const offset = (parent && leadingCommentOffset(parent.map, parent.index, indent)) ?? first;
+  const block = blockLines(wrappers, key, value, indent, childStep(map, indent));
+  return { offset, remove: 0, insert: `${block.slice(indent)}\n${' '.repeat(indent)}` };
+}
+
+/** Replaces `name:` (empty or `null`) with the map it should hold. */
+function fillEmpty(map: YAMLMap, pair: Pair, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
+  const indent = blockIndent(map);
+  const start = scalarRange(pair.key)?.[0];
+  const end = (pair.value as { range?: [number, number, number] } | null)?.range?.[1];
+  if (indent === undefined || start === undefined || end === undefined || end < start) return undefined;
+  const block = blockLines(wrappers, key, value, indent, childStep(map, indent));
+  return { offset: start, remove: end - start, insert: block.slice(indent) };
+}
+
+/** `w1:\n  w2:\n    key: "value"` at `indent`, each level `step` deeper. */
+function blockLines(wrappers: readonly string[], key: string, value: string, indent: number, step: number): string {
+  const lines = [...wrappers.map((w) => `${yamlKey(w)}:`), `${yamlKey(key)}: ${JSON.stringify(value)}`];
+  return lines.map((text, depth) => `${' '.repeat(indent + depth * step)}${text}`).join('\n');
 }
 
 /** The indentation step the file uses: from a nested block map of `map`, else 2. */

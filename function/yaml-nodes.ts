@@ -1,6 +1,6 @@
 // The only module that checks yaml node types. Readers return typed nodes or record a WRONG_TYPE
 // result naming the field; a null or absent field reads as undefined (Kubernetes treats both as unset).
-import { isAlias, isMap, isScalar, isSeq, Scalar, type Node, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { errorResult, type Result, type Subject } from './results.ts';
 
 export type FieldPath = readonly (string | number)[];
@@ -18,13 +18,19 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
-/** The value node under `key` in a map (undefined when absent). */
-export function child(map: YAMLMap, key: string): unknown {
+/** The pair whose key is `key` in a map (undefined when absent). */
+export function childPair(map: YAMLMap, key: string): Pair | undefined {
   for (const pair of map.items) {
     const k = pair.key;
-    if ((isScalar(k) && k.value === key) || k === key) return pair.value ?? null;
+    if ((isScalar(k) && k.value === key) || k === key) return pair;
   }
   return undefined;
+}
+
+/** The value node under `key` in a map (undefined when absent, null for an empty value). */
+export function child(map: YAMLMap, key: string): unknown {
+  const pair = childPair(map, key);
+  return pair ? (pair.value ?? null) : undefined;
 }
 
 /** The node at `keys` below `node`, through maps only (undefined when any step is not a map). */
@@ -59,6 +65,30 @@ export function keyOffset(map: YAMLMap): number | undefined {
   if (tok?.type !== 'block-map' || !first || !isScalar(first.key) || !first.key.range) return undefined;
   if (tok.items[0]?.start.some((t) => t.type === 'explicit-key-ind')) return undefined;
   return first.key.range[0];
+}
+
+/** True when the flow map's first key is written in double quotes (as in JSON). */
+export function hasDoubleQuotedKeys(map: YAMLMap): boolean {
+  const first = map.items[0]?.key;
+  return isScalar(first) && first.type === Scalar.QUOTE_DOUBLE;
+}
+
+/**
+ * Offset of the first comment line between `key:` (pair `index` of a block map) and its block-map value, when that comment
+ * starts at the value's key column (so text inserted there lines up); undefined otherwise.
+ */
+export function leadingCommentOffset(map: YAMLMap, index: number, column: number): number | undefined {
+  const tok = map.srcToken;
+  const sep = tok?.type === 'block-map' ? (tok.items[index]?.sep ?? []) : [];
+  const firstBreak = sep.findIndex((t) => t.type === 'newline');
+  for (let i = firstBreak + 1; firstBreak >= 0 && i < sep.length; i++) {
+    const t = sep[i]!;
+    if (t.type !== 'comment') continue;
+    const before = sep[i - 1];
+    const col = before?.type === 'space' ? before.source.length : before?.type === 'newline' ? 0 : -1;
+    return col === column ? t.offset : undefined;
+  }
+  return undefined;
 }
 
 /** [start, end) of a scalar's value in the source (trailing comment excluded). */
@@ -174,3 +204,4 @@ export function findUnsafeNode(node: unknown, maxDepth: number): { problem: Prob
 }
 
 export type { Node };
+export { isAlias };

@@ -17,8 +17,8 @@ export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
 export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
-export function configFrom(functionConfig: unknown, overrides: RawSettings = {}): Config {
-  const read = readConfig(functionConfig, overrides);
+export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = ''): Config {
+  const read = readConfig(functionConfig, overrides, origin);
   if ('results' in read) throw new InputError(summarize(read.results));
   return read.config;
 }

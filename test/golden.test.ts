@@ -1,6 +1,5 @@
 // Golden fixtures: every case through `stamp` in-process, again over its own output (idempotence), through
 // the KRM function (same hashes), and through the built bundle under plain node.
-import { parseAllDocuments, parseDocument, stringify } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
@@ -64,14 +63,23 @@ test('golden cases through the bundle under plain node', () => {
   }
 });
 
-/** The case's documents as a ResourceList, with its config as functionConfig. */
+/**
+ * The case's documents as a ResourceList, built from their text (each indented under `- `), so quoting,
+ * duplicate keys, aliases and syntax errors reach the function exactly as written.
+ */
 function resourceListOf(c: GoldenCase): string {
-  const items = parseAllDocuments(c.input)
-    .map((d) => d.toJS({ maxAliasCount: -1 }))
-    .filter((v) => v !== null && v !== undefined);
-  const rl: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
-  if (c.config !== undefined) rl.functionConfig = parseDocument(c.config).toJS();
-  return stringify(rl);
+  const asItem = (text: string): string =>
+    text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line, i) => (i === 0 ? '- ' : '  ') + line)
+      .join('\n');
+  const docs = c.input
+    .split(/^---[^\n]*\n/m)
+    .map((d) => d.replace(/^(\.\.\.\s*|%.*)$/gm, '')) // end markers and directives belong to streams
+    .filter((d) => d.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('#')));
+  const config = c.config === undefined ? '' : `functionConfig:\n${c.config.replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n')}\n`;
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${config}items:\n${docs.map(asItem).join('\n')}\n`;
 }
 
 test.run();

@@ -16,11 +16,15 @@ export function annotationRefs(obj: KObject, results: Result[]): SourceRef[] {
     const value = obj.annotations.get(key);
     if (value === undefined) continue;
     const field = formatPath(['metadata', 'annotations', key]);
-    for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
-      const ref = parseEntry(entry, cls, field);
-      if (ref) refs.push(ref);
-      else results.push(errorResult('BAD_ANNOTATION', `"${entry}" is not a name or namespace/name`, obj.subject, field));
-    }
+    value
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '')
+      .forEach((entry, i) => {
+        const ref = parseEntry(entry, cls, field);
+        if (ref) refs.push(ref);
+        else results.push(errorResult('BAD_ANNOTATION', `entry ${i + 1} is not a name or namespace/name`, obj.subject, field));
+      });
   }
   return refs;
 }

@@ -16,11 +16,21 @@ export interface SourceUse {
   /** The whole object is used (envFrom, a volume without items, an annotation). */
   whole: boolean;
   /** Keys named explicitly (keyRefs, volume items); with `whole`, they still count when absent. */
-  keys: Set<string>;
+  keys: Map<string, KeyUse>;
   /** Every reference is `optional: true`. */
   optional: boolean;
   /** Fields that hold the references, in document order. */
   fields: string[];
+  /** The first field of a non-optional reference (what a "missing" result points at). */
+  requiredField?: string;
+}
+
+/** How a target asks for one key. */
+export interface KeyUse {
+  /** Every reference naming this key is optional. */
+  optional: boolean;
+  /** The first field naming the key, preferring a non-optional one. */
+  field: string;
 }
 
 /** The sources a target uses, merged by object and sorted by id. */
@@ -41,12 +51,17 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
     const id = sourceId(ref.cls, namespace, ref.name);
     let use = uses.get(id);
     if (!use) {
-      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Set(), optional: true, fields: [] };
+      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Map(), optional: true, fields: [] };
       uses.set(id, use);
     }
     if (ref.keys === 'whole') use.whole = true;
-    else for (const k of ref.keys) use.keys.add(k);
+    for (const k of ref.keys === 'whole' ? [] : ref.keys) {
+      const known = use.keys.get(k);
+      if (!known) use.keys.set(k, { optional: ref.optional, field: ref.field });
+      else if (known.optional && !ref.optional) use.keys.set(k, { optional: false, field: ref.field });
+    }
     use.optional &&= ref.optional;
+    if (!ref.optional) use.requiredField ??= ref.field;
     use.fields.push(ref.field);
   }
   return [...uses.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));

@@ -1,7 +1,8 @@
 // Resolve stage entry: a resolver chain from SourceUse to bytes. The bundle answers first; producers
 // (SealedSecret, ExternalSecret …) and the live cluster are further links, added without touching the rest.
 import { IGNORE_ANNOTATION } from '../constants.ts';
-import type { Inventory, KObject } from '../inventory.ts';
+import type { Inventory } from '../inventory.ts';
+import { formatPath } from '../yaml-nodes.ts';
 import { errorResult, type Result } from '../results.ts';
 import type { SourceUse } from '../discover/index.ts';
 import { decodeSourceObject, type SourceEntries } from './bundle.ts';
@@ -35,7 +36,16 @@ const resolveFromBundle: Resolver = (use, ctx) => {
     ctx.results.push(errorResult('DUPLICATE_SOURCE', `${use.cls} ${use.namespace}/${use.name} appears ${found.length} times in the input`, first.subject));
     return { from: 'invalid' };
   }
-  if (isIgnored(first)) return { from: 'ignored' };
+  if (first.metadataProblems.length > 0) {
+    ctx.results.push(...first.metadataProblems);
+    return { from: 'invalid' };
+  }
+  const ignore = first.annotations.get(IGNORE_ANNOTATION);
+  if (ignore !== undefined && ignore !== 'true' && ignore !== 'false') {
+    ctx.results.push(errorResult('BAD_ANNOTATION', `${IGNORE_ANNOTATION} must be "true" or "false"`, first.subject, formatPath(['metadata', 'annotations', IGNORE_ANNOTATION])));
+    return { from: 'invalid' };
+  }
+  if (ignore === 'true') return { from: 'ignored' };
   const entries = decodeSourceObject(first, ctx.results);
   return entries ? { from: 'bundle', entries } : { from: 'invalid' };
 };
@@ -66,8 +76,4 @@ export function resolveSource(use: SourceUse, ctx: ResolveContext): Resolution {
 /** True when the bundle holds the object (even if ignored or invalid): no live read is needed. */
 export function isInBundle(use: SourceUse, inventory: Inventory): boolean {
   return inventory.sources.has(use.id);
-}
-
-function isIgnored(obj: KObject): boolean {
-  return obj.annotations.get(IGNORE_ANNOTATION) === 'true';
 }

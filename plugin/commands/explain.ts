@@ -31,7 +31,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
     options: { ...CONFIG_FLAG_OPTIONS, json: { type: 'boolean' } },
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
-  const config = configFrom(file, overridesFromFlags(values));
+  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
   const { outcome } = await stampStreams(positionals, config, io);
   const failed = hasErrors(outcome.results);
   if (values.json) {

@@ -32,7 +32,7 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (!decoded.ok) throw new InputError(`<stdin>: invalid UTF-8 at byte ${decoded.offset}`);
   const parsed = parseResourceList(decoded.text);
   if ('results' in parsed) throw new InputError(summarize(parsed.results));
-  const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'));
+  const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
   const hashKey = await loadHashKey(config, io);
   const outcome = applyStamp(parsed.rl.items, hashKey ? { config, hashKey } : { config });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));

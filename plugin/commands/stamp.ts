@@ -39,7 +39,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
     options: { ...CONFIG_FLAG_OPTIONS, check: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
-  const config = configFrom(file, overridesFromFlags(values));
+  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
   const run = await stampStreams(positionals, config, io);
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
