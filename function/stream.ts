@@ -55,12 +55,17 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
  * would not read back as the changed tree.
  */
 export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string {
-  let out = '';
+  // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
+  const parts: string[] = [];
+  let last = '';
   for (const d of docs) {
     const text = changed.has(d.doc.contents) ? renderChanged(d, changed.get(d.doc.contents)) : d.text;
-    out += out !== '' && !out.endsWith('\n') ? `\n${text}` : text;
+    if (text === '') continue;
+    if (last !== '' && !last.endsWith('\n')) parts.push('\n');
+    parts.push(text);
+    last = text;
   }
-  return out;
+  return parts.join('');
 }
 
 function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string {
