@@ -23,6 +23,10 @@ export interface Config {
   defaultNamespace: string;
   /** Default: none (unkeyed SHA-256). Read by the plugin, never by the core. */
   hashKeyFile?: string;
+  /** kagent Agents and ModelConfigs are targets. Default: `enabled`. */
+  kagent: 'enabled' | 'disabled';
+  /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
+  hashScheme: 'v1' | 'kagent';
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -30,6 +34,8 @@ export const DEFAULT_CONFIG: Config = {
   annotationKey: HASH_ANNOTATION,
   onMissing: 'warn',
   defaultNamespace: DEFAULT_NAMESPACE,
+  kagent: 'enabled',
+  hashScheme: 'v1',
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
@@ -68,6 +74,8 @@ export function readConfig(functionConfig: unknown, overrides: RawSettings = {},
     annotationKey: s.annotationKey ?? DEFAULT_CONFIG.annotationKey,
     onMissing: (s.onMissing as OnMissing) ?? DEFAULT_CONFIG.onMissing,
     defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
+    kagent: (s.kagent as Config['kagent']) ?? DEFAULT_CONFIG.kagent,
+    hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
   };
   if (selector) config.selector = selector;
   if (s.hashKeyFile !== undefined) config.hashKeyFile = s.hashKeyFile;

@@ -3,16 +3,16 @@
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import type { YAMLMap } from 'yaml';
 import type { Config } from './config.ts';
-import { discoverSources, type SourceUse } from './discover/index.ts';
-import { byteOrder, formatDigest, makeHasher, sourceMessage, targetMessage, type Hasher } from './hash.ts';
+import { discoverDependencies, type SourceUse } from './discover/index.ts';
+import { makeHasher } from './hash.ts';
+import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash-targets.ts';
 import { buildInventory, type Inventory } from './inventory.ts';
-import { isInBundle, resolveSource, type FetchedSources, type Resolution, type ResolveContext } from './resolve/index.ts';
+import { isInBundle, type FetchedSources } from './resolve/index.ts';
 import type { Item } from './resource-list.ts';
-import { hasErrors, infoResult, result, sortResults, type FileRef, type ResourceRef, type Result } from './results.ts';
-import { currentStamp, stampAnnotation } from './stamp.ts';
-import { selectTargets, type Target } from './targets.ts';
+import { errorResult, hasErrors, infoResult, sortResults, type Result } from './results.ts';
+import { stampAnnotation } from './stamp.ts';
+import { selectTargets } from './targets.ts';
 import { planStampEdit, type TextEdit } from './text-edit.ts';
-import { formatPath, NodeReader } from './yaml-nodes.ts';
 
 export interface StampOptions {
   config: Config;
@@ -20,31 +20,6 @@ export interface StampOptions {
   hashKey?: Uint8Array;
   /** Sources read from the cluster for the ids `planStamp` returned. */
   fetched?: FetchedSources;
-}
-
-/** What one source contributed to one target (names, keys and digests only: never a value). */
-export interface SourceReport {
-  cls: string;
-  namespace: string;
-  name: string;
-  from: Resolution['from'];
-  whole: boolean;
-  optional: boolean;
-  keys: Array<{ key: string; present: boolean }>;
-  fields: string[];
-  /** Prefixed digest of this source's selected bytes; absent for ignored sources. */
-  digest?: string;
-}
-
-export interface TargetReport {
-  resourceRef: ResourceRef;
-  file?: FileRef;
-  /** Field that holds the stamp. */
-  field: string;
-  hash: string;
-  previous?: string;
-  changed: boolean;
-  sources: SourceReport[];
 }
 
 export interface StampOutcome {
@@ -69,7 +44,7 @@ export function planStamp(items: readonly Item[], config: Config): StampPlan {
   const inventory = buildInventory(items, config, results);
   const needs = new Map<string, StampPlan['needs'][number]>();
   for (const target of selectTargets(inventory, config, results)) {
-    for (const use of discoverSources(target, results)) {
+    for (const use of discoverDependencies(target, inventory, results).uses) {
       if (!isInBundle(use, inventory)) needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
     }
   }
@@ -84,10 +59,20 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
   const { config } = options;
   const results: Result[] = [];
   const inventory = buildInventory(items, config, results);
+  if (config.hashScheme === 'kagent' && options.hashKey) {
+    return { results: [errorResult('INVALID_CONFIG', 'hashScheme kagent reproduces kagent\'s unkeyed hash and cannot be used with a hash key')], targets: [], changed: new Map() };
+  }
   const targets = selectTargets(inventory, config, results);
-  const ctx: ResolveContext = { inventory, results, cache: new Map(), ...(options.fetched ? { fetched: options.fetched } : {}) };
-  const hasher = makeHasher(options.hashKey);
-  const reports = targets.map((t) => hashTarget(t, ctx, hasher, config));
+  const ctx: HashContext = {
+    inventory,
+    results,
+    cache: new Map(),
+    hasher: makeHasher(options.hashKey),
+    config,
+    modelConfigs: new Map(),
+    ...(options.fetched ? { fetched: options.fetched } : {}),
+  };
+  const reports = targets.map((t) => hashTarget(t, ctx));
   const changed = new Map<YAMLMap, TextEdit | undefined>();
   if (!hasErrors(results)) {
     targets.forEach((t, i) => {
@@ -102,72 +87,5 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
 }
 
-function hashTarget(target: Target, ctx: ResolveContext, hasher: Hasher, config: Config): TargetReport | undefined {
-  const { obj, annotationsPath } = target;
-  const before = ctx.results.length;
-  // Every map on the way to the annotations must be a map (or absent) before anything is written.
-  new NodeReader(obj.subject, ctx.results).mapIn(obj.item.node, [], annotationsPath);
-  const uses = discoverSources(target, ctx.results);
-  if (ctx.results.length > before) return undefined; // the target itself is malformed: no report
-  const sources: SourceReport[] = [];
-  const digests: Array<{ id: string; digest: Buffer }> = [];
-  for (const use of uses) {
-    const resolution = resolveSource(use, ctx);
-    const report = reportSource(use, resolution);
-    sources.push(report);
-    if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
-    const entries = resolution.from === 'missing' ? undefined : resolution.entries;
-    const keys = entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : [...use.keys.keys()];
-    const digest = hasher.digest(sourceMessage({ cls: use.cls, namespace: use.namespace, name: use.name, entries, keys }));
-    report.digest = formatDigest(hasher, digest);
-    digests.push({ id: use.id, digest });
-    reportMissing(use, report, ctx.results, target, config);
-  }
-  const field = formatPath([...annotationsPath, config.annotationKey]);
-  const hash = formatDigest(hasher, hasher.digest(targetMessage(digests)));
-  const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
-  const out: TargetReport = { resourceRef: obj.subject.ref!, field, hash, changed: previous !== hash, sources };
-  if (obj.subject.file) out.file = obj.subject.file;
-  if (previous !== undefined) out.previous = previous;
-  return out;
-}
-
-function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
-  const entries = 'entries' in resolution ? resolution.entries : undefined;
-  const names = new Set(entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : use.keys.keys());
-  return {
-    cls: use.cls,
-    namespace: use.namespace,
-    name: use.name,
-    from: resolution.from,
-    whole: use.whole,
-    optional: use.optional,
-    keys: [...names].sort(byteOrder).map((key) => ({ key, present: entries?.has(key) ?? false })),
-    fields: use.fields,
-  };
-}
-
-/**
- * A missing object or key follows onMissing, unless every reference to it is optional; the result points
- * at the first reference that requires it.
- */
-function reportMissing(use: SourceUse, report: SourceReport, results: Result[], target: Target, config: Config): void {
-  if (config.onMissing === 'ignore') return;
-  const severity = config.onMissing === 'error' ? 'error' : 'warning';
-  const what = `${use.cls} ${use.namespace}/${use.name}`;
-  const subject = target.obj.subject;
-  if (report.from === 'missing') {
-    if (use.optional) return;
-    const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will roll this workload' : '';
-    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input${tail}`, subject, use.requiredField));
-    return;
-  }
-  for (const k of report.keys) {
-    const keyUse = use.keys.get(k.key);
-    if (!k.present && keyUse && !keyUse.optional) {
-      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}`, subject, keyUse.field));
-    }
-  }
-}
-
 export type { Config, Inventory };
+export type { SourceReport, TargetReport };

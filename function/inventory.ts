@@ -34,9 +34,23 @@ export interface Inventory {
   objects: KObject[];
   /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
   sources: Map<string, KObject[]>;
+  /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
+  related: Map<string, KObject[]>;
 }
 
 export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;
+
+/** Kinds indexed in `related`: what kagent references point at, and Namespaces (for namespace selectors). */
+const RELATED: ReadonlySet<string> = new Set(['kagent.dev/ModelConfig', 'kagent.dev/RemoteMCPServer', 'kagent.dev/Agent', 'kagent.dev/SandboxAgent', '/Namespace']);
+
+/** Key of `related`: `Kind/namespace/name` (a Namespace is `Namespace//name`). */
+export const relatedId = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
+
+function addTo(map: Map<string, KObject[]>, id: string, obj: KObject): void {
+  const list = map.get(id);
+  if (list) list.push(obj);
+  else map.set(id, [obj]);
+}
 
 /**
  * Reads every item's identity.
@@ -46,18 +60,18 @@ export const sourceId = (cls: SourceClass, namespace: string, name: string): str
 export function buildInventory(items: readonly Item[], config: Config, results: Result[]): Inventory {
   const objects: KObject[] = [];
   const sources = new Map<string, KObject[]>();
+  const related = new Map<string, KObject[]>();
   for (const item of items) {
     const obj = readObject(item, config, results);
     if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') continue;
     objects.push(obj);
-    if (obj.group === '' && (obj.kind === 'Secret' || obj.kind === 'ConfigMap') && obj.name !== '') {
-      const id = sourceId(obj.kind, obj.namespace, obj.name);
-      const list = sources.get(id);
-      if (list) list.push(obj);
-      else sources.set(id, [obj]);
+    if (obj.name === '') continue; // generateName: nothing can reference it
+    if (obj.group === '' && (obj.kind === 'Secret' || obj.kind === 'ConfigMap')) addTo(sources, sourceId(obj.kind, obj.namespace, obj.name), obj);
+    if (RELATED.has(`${obj.group}/${obj.kind}`)) {
+      addTo(related, relatedId(obj.kind, obj.kind === 'Namespace' ? '' : obj.namespace, obj.name), obj);
     }
   }
-  return { objects, sources };
+  return { objects, sources, related };
 }
 
 function readObject(item: Item, config: Config, results: Result[]): KObject | undefined {

@@ -5,6 +5,7 @@ import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
+import { yaml11Result } from './stream.ts';
 import { child, stringValue } from './yaml-nodes.ts';
 
 /** One input object: its map node and where it came from. */
@@ -32,6 +33,7 @@ export function parseResourceList(text: string): { rl: ResourceList } | { result
   const lines = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
+  if (doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') return { results: [yaml11Result(undefined)] };
   const root = doc.contents;
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
   if (!isMap(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');

@@ -23,6 +23,10 @@ export type ResultCode =
   | 'NO_TEMPLATE'
   | 'ON_DELETE_STRATEGY'
   | 'NO_AUTOMATIC_ROLLOUT'
+  | 'KAGENT_REFERENCE' // a kagent reference kagent itself would refuse
+  | 'CROSS_NAMESPACE_DENIED'
+  | 'UNCHECKED_NAMESPACE_SELECTOR'
+  | 'MISSING_OBJECT' // a ModelConfig, RemoteMCPServer or tool Agent that is not in the input
   | 'STAMPED';
 
 export type Severity = 'error' | 'warning' | 'info';

@@ -83,3 +83,31 @@ function splitTerms(text: string): string[] | undefined {
   out.push(cur);
   return out;
 }
+
+/**
+ * A metav1.LabelSelector (`matchLabels`, `matchExpressions` with In, NotIn, Exists, DoesNotExist) as
+ * requirements; undefined when its shape is not one of those.
+ */
+export function selectorFromObject(value: unknown): Selector | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { matchLabels, matchExpressions } = value as { matchLabels?: unknown; matchExpressions?: unknown };
+  const out: Selector = [];
+  if (matchLabels !== undefined && matchLabels !== null) {
+    if (typeof matchLabels !== 'object') return undefined;
+    for (const [key, v] of Object.entries(matchLabels)) {
+      if (typeof v !== 'string') return undefined;
+      out.push({ op: 'in', key, values: [v] });
+    }
+  }
+  if (matchExpressions !== undefined && matchExpressions !== null) {
+    if (!Array.isArray(matchExpressions)) return undefined;
+    for (const e of matchExpressions as Array<{ key?: unknown; operator?: unknown; values?: unknown }>) {
+      const values = Array.isArray(e.values) ? e.values.filter((v): v is string => typeof v === 'string') : [];
+      if (typeof e.key !== 'string') return undefined;
+      if (e.operator === 'In' || e.operator === 'NotIn') out.push({ op: e.operator === 'In' ? 'in' : 'notin', key: e.key, values });
+      else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') out.push({ op: e.operator === 'Exists' ? 'exists' : 'absent', key: e.key });
+      else return undefined;
+    }
+  }
+  return out;
+}

@@ -23,7 +23,7 @@ export interface StreamDoc {
 export function parseStream(text: string, path: string): { docs: StreamDoc[] } | { results: Result[] } {
   const lines = new LineCounter();
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
-  const starts = tokens.filter((t) => t.type === 'document').map((t) => t.offset);
+  const starts = documentStarts(tokens);
   const docs = [...new Composer(PARSE_OPTIONS).compose(tokens, false, text.length)];
   const results: Result[] = [];
   const out: StreamDoc[] = docs.map((doc, index) => {
@@ -31,10 +31,33 @@ export function parseStream(text: string, path: string): { docs: StreamDoc[] } |
     const to = index + 1 < starts.length ? starts[index + 1]! : text.length;
     const file: FileRef = index === 0 ? { path } : { path, index };
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
+    if (doc.errors.length === 0 && doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') results.push(yaml11Result(file));
     return { doc, text: text.slice(from, to), offset: from, file };
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
+}
+
+/** Where each document's text starts: at its first directive (`%YAML`, `%TAG`), else at the document itself. */
+function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>): number[] {
+  const starts: number[] = [];
+  let prologue: number | undefined;
+  for (const t of tokens) {
+    if (t.type === 'directive') prologue ??= t.offset;
+    else if (t.type === 'document') {
+      starts.push(prologue ?? t.offset);
+      prologue = undefined;
+    }
+  }
+  return starts;
+}
+
+/**
+ * `%YAML 1.1` is refused: it changes what plain values mean (`yes`, `0755`), and a YAML 1.1 document cannot
+ * be printed again without changing the documents after it.
+ */
+export function yaml11Result(file: FileRef | undefined): Result {
+  return errorResult('YAML_SYNTAX', 'only YAML 1.2 is read: remove the %YAML 1.1 directive (Kubernetes manifests need none)', file ? { file } : {});
 }
 
 /** The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). */

@@ -1,22 +1,34 @@
-// Target stage: which objects get a stamp. Opt-in by annotation or label, by the config's selector, or all;
-// `rollstamp.dev/enabled: "false"` always wins. Immutable templates are reported, never stamped.
-import type { YAMLMap } from 'yaml';
+// Target stage: which objects get a stamp. Workloads opt in by annotation or label, by the config's selector,
+// or all; kagent Agents and ModelConfigs are targets unless kagent support is off; `rollstamp.dev/enabled:
+// "false"` always wins. Immutable templates are reported, never stamped.
 import type { Config } from './config.ts';
 import { ENABLED_ANNOTATION } from './constants.ts';
-import type { Inventory, KObject } from './inventory.ts';
+import { agentAnnotationsPath } from './discover/kagent.ts';
+import { relatedId, type Inventory, type KObject } from './inventory.ts';
 import { errorResult, infoResult, warningResult, type Result } from './results.ts';
 import { matchesSelector } from './selector.ts';
 import { workloadKindOf, type WorkloadKind } from './workload-kinds.ts';
 import { childIn, findUnsafeNode, formatPath, NodeReader, stringValue } from './yaml-nodes.ts';
 
-/** A workload that will be stamped. */
+/**
+ * How a target's hash is made:
+ * - `workload`: from its pod template's references;
+ * - `agent`: a kagent Agent, from its spec (ModelConfigs hashed as units);
+ * - `model-config`: a kagent ModelConfig's own hash (informational stamp on its metadata);
+ * - `agent-deployment`: a rendered agent Deployment, which gets exactly its Agent's hash.
+ */
+export type TargetMode = 'workload' | 'agent' | 'model-config' | 'agent-deployment';
+
+/** An object that will be stamped. */
 export interface Target {
   obj: KObject;
-  kind: WorkloadKind;
-  /** The pod template map (PodTemplateSpec). */
-  template: YAMLMap;
+  mode: TargetMode;
   /** Path from the object to the annotations map that receives the stamp. */
   annotationsPath: readonly string[];
+  /** Workloads: path of the pod template. */
+  templatePath?: readonly string[];
+  /** Rendered agent Deployments: the Agent whose hash they carry. */
+  agent?: Target;
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */
@@ -31,7 +43,8 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
   const targets: Target[] = [];
   for (const obj of inventory.objects) {
     const kind = workloadKindOf(obj);
-    if (kind && obj.metadataProblems.length > 0) {
+    const kagentKind = config.kagent === 'enabled' ? kagentTargetMode(obj) : undefined;
+    if ((kind || kagentKind) && obj.metadataProblems.length > 0) {
       results.push(...obj.metadataProblems);
       continue;
     }
@@ -40,6 +53,13 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
     if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
       const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
       results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
+      continue;
+    }
+    if (kagentKind) {
+      if (enabled !== 'false') {
+        const target = readKagentTarget(obj, kagentKind, results);
+        if (target) targets.push(target);
+      }
       continue;
     }
     if (!kind) {
@@ -55,7 +75,56 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
     const target = readTarget(obj, kind, results);
     if (target) targets.push(target);
   }
+  return linkAgentDeployments(targets, inventory);
+}
+
+function kagentTargetMode(obj: KObject): TargetMode | undefined {
+  if (obj.group !== 'kagent.dev') return undefined;
+  if (obj.kind === 'Agent' || obj.kind === 'SandboxAgent') return 'agent';
+  return obj.kind === 'ModelConfig' ? 'model-config' : undefined;
+}
+
+function readKagentTarget(obj: KObject, mode: TargetMode, results: Result[]): Target | undefined {
+  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
+  if (unsafe) {
+    results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
+    return undefined;
+  }
+  if (mode === 'model-config') return { obj, mode, annotationsPath: ['metadata', 'annotations'] };
+  const annotationsPath = agentAnnotationsPath(obj, new NodeReader(obj.subject, results));
+  return annotationsPath ? { obj, mode, annotationsPath } : undefined;
+}
+
+/**
+ * A Deployment rendered for an Agent outside the controller (labels `app: kagent` and `kagent: <agent>`, or
+ * an ownerReference to the Agent) carries its Agent's hash, so both paths roll the same way.
+ */
+function linkAgentDeployments(targets: Target[], inventory: Inventory): Target[] {
+  const agents = new Map(targets.filter((t) => t.mode === 'agent').map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
+  if (agents.size === 0) return targets;
+  const byNode = new Map(targets.map((t) => [t.obj, t]));
+  for (const obj of inventory.objects) {
+    if (obj.group !== 'apps' || obj.kind !== 'Deployment' || obj.annotations.get(ENABLED_ANNOTATION) === 'false') continue;
+    const name = agentNameOf(obj);
+    const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
+    if (!agent) continue;
+    const linked: Target = { obj, mode: 'agent-deployment', annotationsPath: ['spec', 'template', 'metadata', 'annotations'], templatePath: ['spec', 'template'], agent };
+    if (byNode.has(obj)) targets[targets.indexOf(byNode.get(obj)!)] = linked;
+    else targets.push(linked);
+  }
   return targets;
+}
+
+/** The Agent a Deployment was rendered for: its controller ownerReference, else kagent's selector labels. */
+function agentNameOf(obj: KObject): string | undefined {
+  const owners = childIn(obj.item.node, ['metadata', 'ownerReferences']);
+  const items = (owners as { items?: unknown[] } | undefined)?.items ?? [];
+  for (const owner of items) {
+    const apiVersion = stringValue(childIn(owner, ['apiVersion']));
+    const kind = stringValue(childIn(owner, ['kind']));
+    if (apiVersion?.startsWith('kagent.dev/') && (kind === 'Agent' || kind === 'SandboxAgent')) return stringValue(childIn(owner, ['name']));
+  }
+  return obj.labels.get('app') === 'kagent' ? obj.labels.get('kagent') : undefined;
 }
 
 function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target | undefined {
@@ -90,7 +159,7 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
   if (kind.caveat === 'no-rollout') {
     results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
   }
-  return { obj, kind, template, annotationsPath: [...kind.templatePath, 'metadata', 'annotations'] };
+  return { obj, mode: 'workload', templatePath: kind.templatePath, annotationsPath: [...kind.templatePath, 'metadata', 'annotations'] };
 }
 
 /** The result for an alias, merge key or over-deep nesting found inside an object rollstamp reads. */

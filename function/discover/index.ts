@@ -1,6 +1,7 @@
 // Discover stage entry: a target's references, merged per source object.
 import type { Target } from '../targets.ts';
-import type { KObject, SourceClass } from '../inventory.ts';
+import type { Inventory, KObject, SourceClass } from '../inventory.ts';
+import { agentRefs, modelConfigRefs, type ObjectRef } from './kagent.ts';
 import { sourceId } from '../inventory.ts';
 import type { Result } from '../results.ts';
 import { NodeReader } from '../yaml-nodes.ts';
@@ -33,14 +34,34 @@ export interface KeyUse {
   field: string;
 }
 
-/** The sources a target uses, merged by object and sorted by id. */
-export function discoverSources(target: Target, results: Result[]): SourceUse[] {
-  const { obj, kind, template } = target;
+/** What a target depends on: Secrets and ConfigMaps, and kagent objects. */
+export interface Dependencies {
+  /** Merged per object, sorted by id. */
+  uses: SourceUse[];
+  /** ModelConfigs, RemoteMCPServers and tool Agents, in document order. */
+  objects: ObjectRef[];
+}
+
+/** The dependencies of a target (for a rendered agent Deployment: its Agent's). */
+export function discoverDependencies(target: Target, inventory: Inventory, results: Result[]): Dependencies {
+  const { obj } = target;
   const reader = new NodeReader(obj.subject, results);
-  const specPath = [...kind.templatePath, 'spec'];
-  const spec = reader.mapIn(template, kind.templatePath, ['spec']);
-  const refs = [...(spec ? podSpecRefs(spec, specPath, reader) : []), ...annotationRefs(obj, results)];
-  return mergeRefs(obj, refs);
+  switch (target.mode) {
+    case 'agent': {
+      const found = agentRefs(obj, reader, inventory);
+      return { uses: mergeRefs(obj, found.refs), objects: found.objects };
+    }
+    case 'model-config':
+      return { uses: mergeRefs(obj, modelConfigRefs(obj, reader)), objects: [] };
+    case 'agent-deployment':
+      return discoverDependencies(target.agent!, inventory, results);
+    case 'workload': {
+      const templatePath = target.templatePath ?? [];
+      const spec = reader.mapIn(obj.item.node, [], [...templatePath, 'spec']);
+      const refs = [...(spec ? podSpecRefs(spec, [...templatePath, 'spec'], reader) : []), ...annotationRefs(obj, results)];
+      return { uses: mergeRefs(obj, refs), objects: [] };
+    }
+  }
 }
 
 /** Merges references to the same object: keys union, whole if any is whole, optional only if all are. */

@@ -41,7 +41,7 @@ export function podSpecRefs(spec: YAMLMap, path: FieldPath, reader: NodeReader):
   return refs;
 }
 
-function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+export function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   reader.seq(child(container, 'env'), [...path, 'env'])?.items.forEach((e, i) => {
     const ePath = [...path, 'env', i];
@@ -64,7 +64,7 @@ function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeReader):
   return refs;
 }
 
-function volumeRefs(volume: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+export function volumeRefs(volume: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   const secret = objectRef(child(volume, 'secret'), [...path, 'secret'], 'Secret', 'secretName', reader, false);
   const configMap = objectRef(child(volume, 'configMap'), [...path, 'configMap'], 'ConfigMap', 'name', reader, false);

@@ -62,15 +62,17 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   return `${lines.join('\n')}\n`;
 }
 
-function renderSource(s: SourceReport): string[] {
+function renderSource(s: SourceReport, indent = '  '): string[] {
   const keys = s.keys.map((k) => (k.present ? k.key : `${k.key} (absent)`));
-  const used = s.whole ? `all keys${keys.length ? `: ${keys.join(', ')}` : ' (none)'}` : `keys: ${keys.join(', ')}`;
   const flags = [s.from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
-  return [
-    `  ${s.cls} ${s.namespace}/${s.name}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`,
-    `    ${used}`,
-    ...s.fields.map((f) => `    via ${f}`),
-  ];
+  const lines = [`${indent}${s.cls} ${s.namespace}/${s.name}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
+  if (s.cls === 'Secret' || s.cls === 'ConfigMap') {
+    lines.push(`${indent}  ${s.whole ? `all keys${keys.length ? `: ${keys.join(', ')}` : ' (none)'}` : `keys: ${keys.join(', ')}`}`);
+  }
+  lines.push(...s.fields.map((f) => `${indent}  via ${f}`));
+  // A ModelConfig is hashed as a unit: show what it is made of.
+  for (const inner of s.sources ?? []) lines.push(...renderSource(inner, `${indent}    `));
+  return lines;
 }
 
 /** `sha256:0123456789ab` — enough to tell digests apart by eye. */

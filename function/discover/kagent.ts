@@ -1,0 +1,307 @@
+// Discover stage for kagent (kagent.dev): what an Agent's pod uses — its ModelConfigs, Secrets and ConfigMaps
+// named in its spec, RemoteMCPServers used as tools — and what a ModelConfig uses. Namespaces follow kagent's
+// controller (release/v0.10.x): ModelConfig names are same-namespace; tools may name another namespace when
+// the tool's spec.allowedNamespaces permits it.
+import type { YAMLMap } from 'yaml';
+import { relatedId, type Inventory, type KObject, type SourceClass } from '../inventory.ts';
+import { errorResult, warningResult } from '../results.ts';
+import { matchesSelector, selectorFromObject } from '../selector.ts';
+import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../yaml-nodes.ts';
+import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
+
+/** A reference from an Agent to another kagent object. */
+export interface ObjectRef {
+  kind: 'ModelConfig' | 'RemoteMCPServer' | 'Agent' | 'SandboxAgent';
+  namespace: string;
+  name: string;
+  field: string;
+}
+
+export interface AgentRefs {
+  /** Secrets and ConfigMaps (namespace '' = the Agent's). */
+  refs: SourceRef[];
+  /** ModelConfigs (hashed as units) and the RemoteMCPServers and Agents used as tools. */
+  objects: ObjectRef[];
+}
+
+const SECRET_KEYED_PROVIDERS_EXEMPT = new Set(['Bedrock', 'SAPAICore']);
+
+/**
+ * Where an Agent's stamp goes: the pod-template annotations kagent copies verbatim onto the agent pods,
+ * `spec.declarative.deployment.annotations` or `spec.byo.deployment.annotations` (v1alpha1:
+ * `spec.deployment.annotations`). Never metadata.annotations or deploymentAnnotations: those do not roll pods.
+ */
+export function agentAnnotationsPath(obj: KObject, reader: NodeReader): readonly string[] | undefined {
+  if (obj.apiVersion === 'kagent.dev/v1alpha1') return ['spec', 'deployment', 'annotations'];
+  const section = agentSection(obj, reader);
+  return section ? ['spec', section, 'deployment', 'annotations'] : undefined;
+}
+
+/** `declarative` or `byo` from spec.type (default Declarative, as the CRD defaults it). */
+function agentSection(obj: KObject, reader: NodeReader): 'declarative' | 'byo' | undefined {
+  const type = reader.str(childIn(obj.item.node, ['spec', 'type']), ['spec', 'type']) ?? 'Declarative';
+  if (type === 'Declarative') return 'declarative';
+  if (type === 'BYO') return 'byo';
+  reader.results.push(errorResult('WRONG_TYPE', 'expected Declarative or BYO', obj.subject, 'spec.type'));
+  return undefined;
+}
+
+/** Everything an Agent (or SandboxAgent) uses. */
+export function agentRefs(obj: KObject, reader: NodeReader, inventory: Inventory): AgentRefs {
+  const out: AgentRefs = { refs: [], objects: [] };
+  if (obj.apiVersion === 'kagent.dev/v1alpha1') return v1alpha1AgentRefs(obj, reader, out);
+  const section = agentSection(obj, reader);
+  if (!section) return out;
+  const spec = reader.mapIn(obj.item.node, [], ['spec', section]);
+  const base = ['spec', section];
+  if (spec) {
+    const deployment = reader.map(child(spec, 'deployment'), [...base, 'deployment']);
+    if (deployment) out.refs.push(...deploymentRefs(deployment, [...base, 'deployment'], reader));
+    if (section === 'declarative') declarativeRefs(obj, spec, base, reader, inventory, out);
+  }
+  const skills = reader.mapIn(obj.item.node, [], ['spec', 'skills']);
+  if (skills) {
+    const git = reader.map(child(skills, 'gitAuthSecretRef'), ['spec', 'skills', 'gitAuthSecretRef']);
+    const name = git ? reader.str(child(git, 'name'), ['spec', 'skills', 'gitAuthSecretRef', 'name']) : undefined;
+    if (name) out.refs.push(wholeRef('Secret', '', name, 'spec.skills.gitAuthSecretRef'));
+    const init = reader.map(child(skills, 'initContainer'), ['spec', 'skills', 'initContainer']);
+    if (init) out.refs.push(...containerRefs(init, ['spec', 'skills', 'initContainer'], reader));
+  }
+  return out;
+}
+
+/** env, envFrom, volumes and extraContainers of a kagent deployment spec (its own pod-spec fields). */
+function deploymentRefs(deployment: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+  const refs = [...containerRefs(deployment, path, reader)];
+  reader.seq(child(deployment, 'volumes'), [...path, 'volumes'])?.items.forEach((v, i) => {
+    const volume = reader.map(v, [...path, 'volumes', i]);
+    if (volume) refs.push(...volumeRefs(volume, [...path, 'volumes', i], reader));
+  });
+  reader.seq(child(deployment, 'extraContainers'), [...path, 'extraContainers'])?.items.forEach((c, i) => {
+    const container = reader.map(c, [...path, 'extraContainers', i]);
+    if (container) refs.push(...containerRefs(container, [...path, 'extraContainers', i], reader));
+  });
+  return refs;
+}
+
+function declarativeRefs(obj: KObject, spec: YAMLMap, base: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+  const modelField = [...base, 'modelConfig'];
+  const model = reader.str(child(spec, 'modelConfig'), modelField);
+  if (model === undefined || model === '') reader.required(modelField, 'a ModelConfig name');
+  else addModelConfig(obj, model, formatPath(modelField), reader, out);
+  const summarizerField = [...base, 'context', 'compaction', 'summarizer', 'modelConfig'];
+  const summarizer = reader.str(childIn(spec, ['context', 'compaction', 'summarizer', 'modelConfig']), summarizerField);
+  if (summarizer) addModelConfig(obj, summarizer, formatPath(summarizerField), reader, out);
+  const memoryField = [...base, 'memory', 'modelConfig'];
+  const memory = reader.str(childIn(spec, ['memory', 'modelConfig']), memoryField);
+  if (memory) addModelConfig(obj, memory, formatPath(memoryField), reader, out);
+
+  const systemFrom = valueSourceRef(child(spec, 'systemMessageFrom'), [...base, 'systemMessageFrom'], '', reader);
+  if (systemFrom) out.refs.push(systemFrom);
+  reader.seq(childIn(spec, ['promptTemplate', 'dataSources']), [...base, 'promptTemplate', 'dataSources'])?.items.forEach((d, i) => {
+    const path = [...base, 'promptTemplate', 'dataSources', i];
+    const source = reader.map(d, path);
+    const name = source ? reader.str(child(source, 'name'), [...path, 'name']) : undefined;
+    // kagent reads every key of a ConfigMap of this name in the Agent's namespace, whatever `kind` says.
+    if (name) out.refs.push(wholeRef('ConfigMap', '', name, formatPath(path)));
+  });
+  reader.seq(child(spec, 'tools'), [...base, 'tools'])?.items.forEach((t, i) => {
+    const path = [...base, 'tools', i];
+    const tool = reader.map(t, path);
+    if (tool) toolRefs(obj, tool, path, reader, inventory, out);
+  });
+}
+
+/** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
+function toolRefs(obj: KObject, tool: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+  out.refs.push(...headersFromRefs(child(tool, 'headersFrom'), [...path, 'headersFrom'], '', reader));
+  const server = reader.map(child(tool, 'mcpServer'), [...path, 'mcpServer']);
+  if (server) mcpServerRefs(obj, server, [...path, 'mcpServer'], reader, inventory, out);
+  const agent = reader.map(child(tool, 'agent'), [...path, 'agent']);
+  if (agent) toolAgentRef(obj, agent, [...path, 'agent'], reader, inventory, out);
+}
+
+function mcpServerRefs(obj: KObject, server: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+  const ref = typedReference(server, path, reader);
+  if (!ref) return;
+  const namespace = ref.namespace || obj.namespace;
+  const field = formatPath(path);
+  const group = ref.apiGroup === '' || ref.apiGroup === 'kagent.dev' || ref.apiGroup === 'core';
+  if (ref.kind !== 'RemoteMCPServer' || !group) {
+    // kmcp MCPServer (the default kind) and Service carry no Secrets; kagent refuses them across namespaces.
+    if (namespace !== obj.namespace) {
+      const what = ref.kind === 'Service' ? 'Service' : 'MCPServer';
+      reader.results.push(errorResult('KAGENT_REFERENCE', `${what} does not support cross-namespace references (kagent refuses the Agent)`, obj.subject, field));
+    }
+    return;
+  }
+  out.objects.push({ kind: 'RemoteMCPServer', namespace, name: ref.name, field });
+  const found = inventory.related.get(relatedId('RemoteMCPServer', namespace, ref.name));
+  if (!found || found.length !== 1) return; // missing or ambiguous: handled where the reference is hashed
+  const rms = found[0]!;
+  if (!crossNamespaceAllowed(obj, rms, field, reader, inventory)) return;
+  const unsafe = findUnsafeNode(rms.item.node, 100);
+  if (unsafe) {
+    reader.results.push(errorResult('ALIAS_NOT_ALLOWED', 'YAML aliases, merge keys or deep nesting in a RemoteMCPServer rollstamp reads', rms.subject));
+    return;
+  }
+  const rmsReader = new NodeReader(rms.subject, reader.results);
+  const tls = rmsReader.mapIn(rms.item.node, [], ['spec', 'tls']);
+  const ca = tls ? caRef(tls, ['spec', 'tls'], rmsReader) : undefined;
+  // The CA Secret is mounted into the agent pod by name, so the kubelet reads it in the Agent's namespace.
+  if (ca) out.refs.push({ ...ca, namespace: obj.namespace, field });
+  for (const header of headersFromRefs(childIn(rms.item.node, ['spec', 'headersFrom']), ['spec', 'headersFrom'], rms.namespace, rmsReader)) {
+    out.refs.push({ ...header, field }); // resolved in the RemoteMCPServer's own namespace
+  }
+}
+
+function toolAgentRef(obj: KObject, agent: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+  const ref = typedReference(agent, path, reader);
+  if (!ref) return;
+  const field = formatPath(path);
+  if (ref.kind !== '' && ref.kind !== 'Agent' && ref.kind !== 'SandboxAgent') {
+    reader.results.push(errorResult('KAGENT_REFERENCE', 'an agent tool must name an Agent or SandboxAgent', obj.subject, field));
+    return;
+  }
+  const kind = ref.kind === 'SandboxAgent' ? 'SandboxAgent' : 'Agent';
+  const namespace = ref.namespace || obj.namespace;
+  out.objects.push({ kind, namespace, name: ref.name, field });
+  // kagent checks the tool Agent's allowedNamespaces (reading it as an Agent even for a SandboxAgent).
+  const found = inventory.related.get(relatedId(kind, namespace, ref.name)) ?? inventory.related.get(relatedId('Agent', namespace, ref.name));
+  if (found?.length === 1) crossNamespaceAllowed(obj, found[0]!, field, reader, inventory);
+}
+
+/** A ModelConfig name: same namespace only in v1alpha2 (kagent has no cross-namespace form). */
+function addModelConfig(obj: KObject, name: string, field: string, reader: NodeReader, out: AgentRefs): void {
+  if (name.includes('/')) {
+    reader.results.push(errorResult('KAGENT_REFERENCE', 'a ModelConfig is named without a namespace: kagent.dev/v1alpha2 Agents use a ModelConfig in their own namespace', obj.subject, field));
+    return;
+  }
+  out.objects.push({ kind: 'ModelConfig', namespace: obj.namespace, name, field });
+}
+
+/** v1alpha1 Agents: `spec.modelConfig` (`name` or `namespace/name`) and `spec.deployment` env and volumes. */
+function v1alpha1AgentRefs(obj: KObject, reader: NodeReader, out: AgentRefs): AgentRefs {
+  const model = reader.str(childIn(obj.item.node, ['spec', 'modelConfig']), ['spec', 'modelConfig']);
+  if (model) {
+    const [namespace, name] = model.includes('/') ? model.split('/', 2) : [obj.namespace, model];
+    out.objects.push({ kind: 'ModelConfig', namespace: namespace!, name: name!, field: 'spec.modelConfig' });
+  }
+  const deployment = reader.mapIn(obj.item.node, [], ['spec', 'deployment']);
+  if (deployment) out.refs.push(...deploymentRefs(deployment, ['spec', 'deployment'], reader));
+  return out;
+}
+
+/**
+ * What a ModelConfig uses: its API-key Secret (the one key, or the whole Secret for Bedrock and SAPAICore,
+ * which read fixed key names), its TLS CA Secret key, and Foundry's endpointFrom ConfigMap key.
+ */
+export function modelConfigRefs(obj: KObject, reader: NodeReader): SourceRef[] {
+  const spec = reader.mapIn(obj.item.node, [], ['spec']);
+  if (!spec) return [];
+  const refs: SourceRef[] = [];
+  const provider = reader.str(child(spec, 'provider'), ['spec', 'provider']) ?? 'OpenAI';
+  const secretField = obj.apiVersion === 'kagent.dev/v1alpha1' ? 'apiKeySecretRef' : 'apiKeySecret';
+  const secret = reader.str(child(spec, secretField), ['spec', secretField]);
+  if (secret) {
+    const field = formatPath(['spec', secretField]);
+    if (SECRET_KEYED_PROVIDERS_EXEMPT.has(provider)) refs.push(wholeRef('Secret', '', secret, field));
+    else {
+      const key = reader.str(child(spec, 'apiKeySecretKey'), ['spec', 'apiKeySecretKey']);
+      if (key) refs.push({ cls: 'Secret', namespace: '', name: secret, keys: [key], optional: false, field });
+      else reader.required(['spec', 'apiKeySecretKey'], 'the key of the API-key Secret');
+    }
+  }
+  const tls = reader.map(child(spec, 'tls'), ['spec', 'tls']);
+  const ca = tls ? caRef(tls, ['spec', 'tls'], reader) : undefined;
+  if (ca) refs.push(ca);
+  const endpointFrom = reader.mapIn(spec, ['spec'], ['foundry', 'endpointFrom']);
+  if (endpointFrom) {
+    const path = ['spec', 'foundry', 'endpointFrom'];
+    const name = reader.str(child(endpointFrom, 'name'), [...path, 'name']);
+    const key = reader.str(child(endpointFrom, 'key'), [...path, 'key']);
+    const optional = reader.bool(child(endpointFrom, 'optional'), [...path, 'optional']) ?? false;
+    if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path) });
+  }
+  return refs;
+}
+
+/** `tls.caCertSecretRef` + `caCertSecretKey` (shared by ModelConfig and RemoteMCPServer). */
+function caRef(tls: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef | undefined {
+  const name = reader.str(child(tls, 'caCertSecretRef'), [...path, 'caCertSecretRef']);
+  if (!name) return undefined;
+  const key = reader.str(child(tls, 'caCertSecretKey'), [...path, 'caCertSecretKey']);
+  if (!key) return reader.required([...path, 'caCertSecretKey'], 'the key of the CA Secret');
+  return { cls: 'Secret', namespace: '', name, keys: [key], optional: false, field: formatPath([...path, 'caCertSecretRef']) };
+}
+
+/** `headersFrom[].valueFrom` entries (ValueRef) as keyed references in `namespace` ('' = the reader's object's). */
+function headersFromRefs(node: unknown, path: FieldPath, namespace: string, reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  reader.seq(node, path)?.items.forEach((h, i) => {
+    const header = reader.map(h, [...path, i]);
+    const ref = header ? valueSourceRef(child(header, 'valueFrom'), [...path, i, 'valueFrom'], namespace, reader) : undefined;
+    if (ref) refs.push(ref);
+  });
+  return refs;
+}
+
+/** A kagent ValueSource `{type: ConfigMap|Secret, name, key}`: that one key. */
+function valueSourceRef(node: unknown, path: FieldPath, namespace: string, reader: NodeReader): SourceRef | undefined {
+  const source = reader.map(node, path);
+  if (!source) return undefined;
+  const type = reader.str(child(source, 'type'), [...path, 'type']);
+  const name = reader.str(child(source, 'name'), [...path, 'name']);
+  const key = reader.str(child(source, 'key'), [...path, 'key']);
+  if (type !== 'Secret' && type !== 'ConfigMap') return reader.required([...path, 'type'], 'Secret or ConfigMap');
+  if (!name || !key) return reader.required([...path, name ? 'key' : 'name'], 'a non-empty string');
+  return { cls: type as SourceClass, namespace, name, keys: [key], optional: false, field: formatPath(path) };
+}
+
+function wholeRef(cls: SourceClass, namespace: string, name: string, field: string): SourceRef {
+  return { cls, namespace, name, keys: 'whole', optional: false, field };
+}
+
+interface TypedReference {
+  kind: string;
+  apiGroup: string;
+  name: string;
+  namespace: string;
+}
+
+function typedReference(node: YAMLMap, path: FieldPath, reader: NodeReader): TypedReference | undefined {
+  const name = reader.str(child(node, 'name'), [...path, 'name']);
+  if (!name) return reader.required([...path, 'name'], 'a name');
+  return {
+    name,
+    kind: reader.str(child(node, 'kind'), [...path, 'kind']) ?? '',
+    apiGroup: reader.str(child(node, 'apiGroup'), [...path, 'apiGroup']) ?? '',
+    namespace: reader.str(child(node, 'namespace'), [...path, 'namespace']) ?? '',
+  };
+}
+
+/**
+ * kagent's rule for a tool in another namespace: the tool's spec.allowedNamespaces must permit the Agent's
+ * namespace (unset or Same: same namespace only; All; Selector: the Agent's Namespace labels). A Selector
+ * whose Namespace object is not in the input cannot be checked here: a warning says so and the tool counts.
+ */
+function crossNamespaceAllowed(obj: KObject, tool: KObject, field: string, reader: NodeReader, inventory: Inventory): boolean {
+  if (tool.namespace === obj.namespace) return true;
+  const allowed = childIn(tool.item.node, ['spec', 'allowedNamespaces']);
+  const from = stringValue(childIn(allowed, ['from'])) ?? (allowed === undefined ? undefined : 'Same');
+  if (from === 'All') return true;
+  const what = `${tool.kind} ${tool.namespace}/${tool.name}`;
+  if (from === 'Selector') {
+    const selectorNode = childIn(allowed, ['selector']);
+    const selector = selectorFromObject(selectorNode && findUnsafeNode(selectorNode, 16) === undefined ? (selectorNode as { toJSON(): unknown }).toJSON() : undefined);
+    const ns = inventory.related.get(relatedId('Namespace', '', obj.namespace))?.[0];
+    if (selector && ns) {
+      if (matchesSelector(selector, ns.labels)) return true;
+    } else {
+      reader.results.push(warningResult('UNCHECKED_NAMESPACE_SELECTOR', `${what} allows namespaces by selector; the Namespace ${obj.namespace} is not in the input, so the selector was not checked`, obj.subject, field));
+      return true;
+    }
+  }
+  reader.results.push(errorResult('CROSS_NAMESPACE_DENIED', `${what} does not allow references from namespace ${obj.namespace} (spec.allowedNamespaces); kagent refuses the Agent`, obj.subject, field));
+  return false;
+}

@@ -1,0 +1,202 @@
+// Hash stage over targets: resolves each dependency, digests it (scheme v1), and combines the digests into the
+// target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each Agent as one dependency.
+import type { Config } from './config.ts';
+import { discoverDependencies, mergeRefs, type SourceUse } from './discover/index.ts';
+import { modelConfigRefs, type ObjectRef } from './discover/kagent.ts';
+import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher } from './hash.ts';
+import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
+import { relatedId, type KObject } from './inventory.ts';
+import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
+import { errorResult, result, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
+import { currentStamp } from './stamp.ts';
+import type { Target } from './targets.ts';
+import { formatPath, NodeReader } from './yaml-nodes.ts';
+
+/** What one dependency contributed to one target (names, keys and digests only: never a value). */
+export interface SourceReport {
+  cls: string;
+  namespace: string;
+  name: string;
+  from: Resolution['from'];
+  whole: boolean;
+  optional: boolean;
+  keys: Array<{ key: string; present: boolean }>;
+  fields: string[];
+  /** Prefixed digest of this dependency; absent for ignored or invalid sources. */
+  digest?: string;
+  /** A ModelConfig's own sources. */
+  sources?: SourceReport[];
+}
+
+export interface TargetReport {
+  resourceRef: ResourceRef;
+  file?: FileRef;
+  /** Field that holds the stamp. */
+  field: string;
+  hash: string;
+  previous?: string;
+  changed: boolean;
+  sources: SourceReport[];
+}
+
+export interface HashContext extends ResolveContext {
+  hasher: Hasher;
+  config: Config;
+  /** ModelConfig hashes by object, so each is computed and reported once. */
+  modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
+}
+
+/** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
+export function hashTarget(target: Target, ctx: HashContext): TargetReport | undefined {
+  const { obj, annotationsPath } = target;
+  const { config, hasher } = ctx;
+  const before = ctx.results.length;
+  // Every map on the way to the annotations must be a map (or absent) before anything is written.
+  new NodeReader(obj.subject, ctx.results).mapIn(obj.item.node, [], annotationsPath);
+  let hash: string;
+  let sources: SourceReport[];
+  if (target.mode === 'model-config') {
+    const mc = modelConfigHash(obj, ctx);
+    if (ctx.results.length > before) return undefined;
+    hash = formatDigest(config.hashScheme === 'kagent' ? { ...hasher, algorithm: 'sha256' } : hasher, mc.digest);
+    sources = mc.sources;
+  } else {
+    const deps = discoverDependencies(target, ctx.inventory, ctx.results);
+    if (ctx.results.length > before) return undefined;
+    // A rendered agent Deployment repeats its Agent's hash; its Agent already reported any problem.
+    const reportTo = target.mode === 'agent-deployment' ? undefined : obj.subject;
+    const used = digestUses(deps.uses, ctx, reportTo);
+    const objects = digestObjects(deps.objects, ctx, reportTo);
+    sources = [...used.reports, ...objects.reports];
+    hash = formatDigest(hasher, hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+  }
+  const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
+  const out: TargetReport = { resourceRef: obj.subject.ref!, field: formatPath([...annotationsPath, config.annotationKey]), hash, changed: previous !== hash, sources };
+  if (obj.subject.file) out.file = obj.subject.file;
+  if (previous !== undefined) out.previous = previous;
+  return out;
+}
+
+type Digest = { id: string; digest: Buffer };
+
+/** Source digests (scheme v1) of Secrets and ConfigMaps; missing ones are reported to `reportTo`. */
+function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject | undefined): { reports: SourceReport[]; digests: Digest[] } {
+  const reports: SourceReport[] = [];
+  const digests: Digest[] = [];
+  for (const use of uses) {
+    const resolution = resolveSource(use, ctx);
+    const report = reportSource(use, resolution);
+    reports.push(report);
+    if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
+    const entries = resolution.from === 'missing' ? undefined : resolution.entries;
+    const keys = entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : [...use.keys.keys()];
+    const digest = ctx.hasher.digest(sourceMessage({ cls: use.cls, namespace: use.namespace, name: use.name, entries, keys }));
+    report.digest = formatDigest(ctx.hasher, digest);
+    digests.push({ id: use.id, digest });
+    if (reportTo) reportMissing(use, report, ctx.results, reportTo, ctx.config);
+  }
+  return { reports, digests };
+}
+
+/**
+ * kagent objects an Agent names: a ModelConfig enters with its own hash; a RemoteMCPServer's Secrets are
+ * already among the uses. Any of them missing from the input enters as a "missing" marker (so its
+ * appearance changes the hash) and follows onMissing.
+ */
+function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo: Subject | undefined): { reports: SourceReport[]; digests: Digest[] } {
+  const reports: SourceReport[] = [];
+  const digests: Digest[] = [];
+  const seen = new Set<string>();
+  for (const ref of objects) {
+    const id = relatedId(ref.kind, ref.namespace, ref.name);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const found = ctx.inventory.related.get(id);
+    const base = { cls: ref.kind, namespace: ref.namespace, name: ref.name, whole: true, optional: false, keys: [], fields: [ref.field] };
+    if (found && found.length > 1) {
+      if (reportTo) ctx.results.push(errorResult('DUPLICATE_SOURCE', `${ref.kind} ${ref.namespace}/${ref.name} appears ${found.length} times in the input`, reportTo, ref.field));
+      reports.push({ ...base, from: 'invalid' });
+      continue;
+    }
+    if (found) {
+      if (ref.kind !== 'ModelConfig') continue; // its Secrets are among the uses; nothing else of it reaches the pod
+      const mc = modelConfigHash(found[0]!, ctx);
+      reports.push({ ...base, from: 'bundle', digest: formatDigest(ctx.hasher, mc.digest), sources: mc.sources });
+      digests.push({ id, digest: mc.digest });
+      continue;
+    }
+    const digest = ctx.hasher.digest(sourceMessage({ cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] }));
+    reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
+    digests.push({ id, digest });
+    if (reportTo && ctx.config.onMissing !== 'ignore') {
+      const severity = ctx.config.onMissing === 'error' ? 'error' : 'warning';
+      ctx.results.push(result(severity, 'MISSING_OBJECT', `${ref.kind} ${ref.namespace}/${ref.name} is not in the input`, reportTo, ref.field));
+    }
+  }
+  return { reports, digests };
+}
+
+/**
+ * A ModelConfig's hash: scheme v1 (the target hash over its own sources, keyed when a hash key is set), or
+ * with `hashScheme: kagent` kagent's status.secretHash. Computed once per ModelConfig.
+ */
+function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
+  const cached = ctx.modelConfigs.get(obj);
+  if (cached) return cached;
+  const uses = mergeRefs(obj, modelConfigRefs(obj, new NodeReader(obj.subject, ctx.results)));
+  const { reports, digests } = digestUses(uses, ctx, obj.subject);
+  const digest = ctx.config.hashScheme === 'kagent' ? kagentSecretHash(kagentInputs(uses, ctx)) : ctx.hasher.digest(targetMessage(digests));
+  const out = { digest, sources: reports };
+  ctx.modelConfigs.set(obj, out);
+  return out;
+}
+
+/** kagent hashes every data key of each Secret it finds, and only the selected key of Foundry's ConfigMap. */
+function kagentInputs(uses: readonly SourceUse[], ctx: HashContext): KagentSecret[] {
+  const out: KagentSecret[] = [];
+  for (const use of uses) {
+    const resolution = resolveSource(use, ctx);
+    if (!('entries' in resolution)) continue; // kagent skips objects it cannot find
+    const namespacedName = `${use.namespace}/${use.name}`;
+    if (use.cls === 'Secret') out.push({ namespacedName, data: resolution.entries });
+    else out.push({ namespacedName, data: new Map([...use.keys.keys()].map((k) => [k, resolution.entries.get(k) ?? new Uint8Array()])) });
+  }
+  return out;
+}
+
+function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
+  const entries = 'entries' in resolution ? resolution.entries : undefined;
+  const names = new Set(entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : use.keys.keys());
+  return {
+    cls: use.cls,
+    namespace: use.namespace,
+    name: use.name,
+    from: resolution.from,
+    whole: use.whole,
+    optional: use.optional,
+    keys: [...names].sort(byteOrder).map((key) => ({ key, present: entries?.has(key) ?? false })),
+    fields: use.fields,
+  };
+}
+
+/**
+ * A missing object or key follows onMissing, unless every reference to it is optional; the result points
+ * at the first reference that requires it.
+ */
+function reportMissing(use: SourceUse, report: SourceReport, results: Result[], subject: Subject, config: Config): void {
+  if (config.onMissing === 'ignore') return;
+  const severity = config.onMissing === 'error' ? 'error' : 'warning';
+  const what = `${use.cls} ${use.namespace}/${use.name}`;
+  if (report.from === 'missing') {
+    if (use.optional) return;
+    const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will roll this workload' : '';
+    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input${tail}`, subject, use.requiredField));
+    return;
+  }
+  for (const k of report.keys) {
+    const keyUse = use.keys.get(k.key);
+    if (!k.present && keyUse && !keyUse.optional) {
+      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}`, subject, keyUse.field));
+    }
+  }
+}
