@@ -1,5 +1,5 @@
 // `npm start`: stamps examples/basic/app.yaml, prints what changed, then rotates one password and shows
-// that only the workload using it gets a new hash.
+// that only the workload using it gets a new hash. `npm run start:kagent` does the same for examples/kagent.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,16 +38,43 @@ function changedLines(before, after) {
   return ops.flatMap((op, k) => (shown[k] ? [`${op[0]}${op[1]}`] : shown[k - 1] ? ['  ...'] : []));
 }
 
-const input = readFileSync(here('basic/app.yaml'), 'utf8');
-console.log(`$ rollstamp stamp --config ${configFile} ${appFile}`);
-const stamped = rollstamp(['stamp', '--config', configFile, appFile]);
-console.log(changedLines(input, stamped).join('\n'));
+function basicExample() {
+  const input = readFileSync(here('basic/app.yaml'), 'utf8');
+  console.log(`$ rollstamp stamp --config ${configFile} ${appFile}`);
+  const stamped = rollstamp(['stamp', '--config', configFile, appFile]);
+  console.log(changedLines(input, stamped).join('\n'));
 
-console.log(`\n$ rollstamp explain --config ${configFile} ${appFile}`);
-process.stdout.write(rollstamp(['explain', '--config', configFile, appFile]));
+  console.log(`\n$ rollstamp explain --config ${configFile} ${appFile}`);
+  process.stdout.write(rollstamp(['explain', '--config', configFile, appFile]));
 
-console.log('\nRotating db-credentials.password and stamping the stamped output again:');
-const rotated = stamped.replace('example-password-1', 'example-password-2');
-const restamped = rollstamp(['stamp', '--config', configFile, '-'], rotated);
-console.log(changedLines(rotated, restamped).join('\n'));
-console.log('\nOnly web uses the password, so only web rolls; report reads the username and keeps its hash.');
+  console.log('\nRotating db-credentials.password and stamping the stamped output again:');
+  const rotated = stamped.replace('example-password-1', 'example-password-2');
+  const restamped = rollstamp(['stamp', '--config', configFile, '-'], rotated);
+  console.log(changedLines(rotated, restamped).join('\n'));
+  console.log('\nOnly web uses the password, so only web rolls; report reads the username and keeps its hash.');
+}
+
+/** Hash of every target, by `Kind namespace/name`. */
+function hashes(stream) {
+  const report = JSON.parse(rollstamp(['explain', '--json', '-'], stream));
+  return new Map(report.targets.map((t) => [`${t.resourceRef.kind} ${t.resourceRef.namespace}/${t.resourceRef.name}`, t.hash]));
+}
+
+function kagentExample() {
+  const dir = 'examples/kagent';
+  const input = ['secrets.yaml', 'modelconfigs.yaml', 'agents.yaml'].map((f) => readFileSync(here(`kagent/${f}`), 'utf8')).join('---\n');
+  console.log(`$ rollstamp stamp ${dir}`);
+  const stamped = rollstamp(['stamp', '-'], input);
+  console.log(changedLines(input, stamped).join('\n'));
+
+  console.log('\nRotating the Anthropic API key (anthropic-credentials.api-key) and stamping again:');
+  const rotated = stamped.replace('sk-ant-example-key-1', 'sk-ant-example-key-2');
+  const before = hashes(stamped);
+  const after = hashes(rotated);
+  for (const [target, hash] of before) console.log(`  ${after.get(target) === hash ? 'unchanged' : 'new hash '}  ${target}`);
+  console.log('\nrelease-notes and incident-summary use the claude ModelConfig, so only they roll (and claude\'s own');
+  console.log('informational stamp changes); k8s-helper and ticket-bot keep their hashes.');
+}
+
+if (process.argv[2] === 'kagent') kagentExample();
+else basicExample();

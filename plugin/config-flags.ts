@@ -10,6 +10,8 @@ export const CONFIG_FLAG_OPTIONS = {
   'on-missing': { type: 'string' },
   'default-namespace': { type: 'string', short: 'n' },
   'hash-key-file': { type: 'string' },
+  kagent: { type: 'string' },
+  'hash-scheme': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/rollstamp-config.schema.json):
@@ -20,7 +22,9 @@ export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/r
       --on-missing warn|error|ignore
                                 a reference nothing in the input resolves (default: warn)
   -n, --default-namespace NS    namespace of objects without one (default: default)
-      --hash-key-file FILE      HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)`;
+      --hash-key-file FILE      HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)
+      --kagent enabled|disabled stamp kagent Agents and ModelConfigs (default: enabled)
+      --hash-scheme v1|kagent   kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)`;
 
 const FIELD_OF: Record<string, string> = {
   targets: 'targets',
@@ -29,6 +33,8 @@ const FIELD_OF: Record<string, string> = {
   'on-missing': 'onMissing',
   'default-namespace': 'defaultNamespace',
   'hash-key-file': 'hashKeyFile',
+  kagent: 'kagent',
+  'hash-scheme': 'hashScheme',
 };
 
 /** Config fields set by flags, named as in the config. */

@@ -15,7 +15,8 @@ with every target's pod template stamped and results in .results.
 
 functionConfig: a RollstampConfig (apiVersion rollstamp.dev/v1alpha1, settings under spec) or a ConfigMap
 (settings under data, what \`kpt fn eval -- key=value\` sends). Settings: targets, selector, annotationKey,
-onMissing, defaultNamespace, hashKeyFile. The env ROLLSTAMP_HASH_KEY keys digests with HMAC-SHA256.
+onMissing, defaultNamespace, hashKeyFile, kagent, hashScheme. The env ROLLSTAMP_HASH_KEY keys digests with
+HMAC-SHA256.
 
 Examples:
   kpt fn eval ./pkg --exec "rollstamp" -- selector=restart-on-config-update=true
