@@ -3,6 +3,7 @@
 import type { Config } from './config.ts';
 import { discoverDependencies, mergeRefs, type SourceUse } from './discover/index.ts';
 import { modelConfigRefs, type ObjectRef } from './discover/kagent.ts';
+import type { SourceRef } from './discover/pod-spec.ts';
 import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher } from './hash.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
@@ -44,6 +45,8 @@ export interface HashContext extends ResolveContext {
   config: Config;
   /** ModelConfig hashes by object, so each is computed and reported once. */
   modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
+  /** Agent reports, which rendered agent Deployments repeat. */
+  agents: Map<Target, TargetReport | undefined>;
 }
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
@@ -51,25 +54,54 @@ export function hashTarget(target: Target, ctx: HashContext): TargetReport | und
   const { obj, annotationsPath } = target;
   const { config, hasher } = ctx;
   const before = ctx.results.length;
+  const failed = (): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
   // Every map on the way to the annotations must be a map (or absent) before anything is written.
   new NodeReader(obj.subject, ctx.results).mapIn(obj.item.node, [], annotationsPath);
   let hash: string;
   let sources: SourceReport[];
   if (target.mode === 'model-config') {
     const mc = modelConfigHash(obj, ctx);
-    if (ctx.results.length > before) return undefined;
+    if (failed()) return undefined;
     hash = formatDigest(config.hashScheme === 'kagent' ? { ...hasher, algorithm: 'sha256' } : hasher, mc.digest);
     sources = mc.sources;
+  } else if (target.mode === 'agent-deployment') {
+    // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
+    const agent = agentReport(target.agent!, ctx);
+    if (!agent || failed()) return undefined;
+    hash = agent.hash;
+    sources = agent.sources;
+  } else if (target.mode === 'agent') {
+    return agentReport(target, ctx);
   } else {
     const deps = discoverDependencies(target, ctx.inventory, ctx.results);
-    if (ctx.results.length > before) return undefined;
-    // A rendered agent Deployment repeats its Agent's hash; its Agent already reported any problem.
-    const reportTo = target.mode === 'agent-deployment' ? undefined : obj.subject;
-    const used = digestUses(deps.uses, ctx, reportTo);
-    const objects = digestObjects(deps.objects, ctx, reportTo);
+    if (failed()) return undefined;
+    const used = digestUses(deps.uses, ctx, obj.subject);
+    const objects = digestObjects(deps.objects, ctx, obj.subject);
     sources = [...used.reports, ...objects.reports];
     hash = formatDigest(hasher, hasher.digest(targetMessage([...used.digests, ...objects.digests])));
   }
+  return targetReport(target, hash, sources, config);
+}
+
+/** An Agent's report, computed once (its rendered Deployments repeat it). */
+function agentReport(target: Target, ctx: HashContext): TargetReport | undefined {
+  if (ctx.agents.has(target)) return ctx.agents.get(target);
+  const before = ctx.results.length;
+  new NodeReader(target.obj.subject, ctx.results).mapIn(target.obj.item.node, [], target.annotationsPath);
+  const deps = discoverDependencies(target, ctx.inventory, ctx.results);
+  let report: TargetReport | undefined;
+  if (!ctx.results.slice(before).some((r) => r.severity === 'error')) {
+    const used = digestUses(deps.uses, ctx, target.obj.subject);
+    const objects = digestObjects(deps.objects, ctx, target.obj.subject);
+    const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+    report = targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
+  }
+  ctx.agents.set(target, report);
+  return report;
+}
+
+function targetReport(target: Target, hash: string, sources: SourceReport[], config: Config): TargetReport {
+  const { obj, annotationsPath } = target;
   const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
   const out: TargetReport = { resourceRef: obj.subject.ref!, field: formatPath([...annotationsPath, config.annotationKey]), hash, changed: previous !== hash, sources };
   if (obj.subject.file) out.file = obj.subject.file;
@@ -80,7 +112,7 @@ export function hashTarget(target: Target, ctx: HashContext): TargetReport | und
 type Digest = { id: string; digest: Buffer };
 
 /** Source digests (scheme v1) of Secrets and ConfigMaps; missing ones are reported to `reportTo`. */
-function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject | undefined): { reports: SourceReport[]; digests: Digest[] } {
+function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
   for (const use of uses) {
@@ -93,7 +125,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
     const digest = ctx.hasher.digest(sourceMessage({ cls: use.cls, namespace: use.namespace, name: use.name, entries, keys }));
     report.digest = formatDigest(ctx.hasher, digest);
     digests.push({ id: use.id, digest });
-    if (reportTo) reportMissing(use, report, ctx.results, reportTo, ctx.config);
+    reportMissing(use, report, ctx.results, reportTo, ctx.config);
   }
   return { reports, digests };
 }
@@ -103,7 +135,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
  * already among the uses. Any of them missing from the input enters as a "missing" marker (so its
  * appearance changes the hash) and follows onMissing.
  */
-function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo: Subject | undefined): { reports: SourceReport[]; digests: Digest[] } {
+function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
   const seen = new Set<string>();
@@ -114,7 +146,7 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
     const found = ctx.inventory.related.get(id);
     const base = { cls: ref.kind, namespace: ref.namespace, name: ref.name, whole: true, optional: false, keys: [], fields: [ref.field] };
     if (found && found.length > 1) {
-      if (reportTo) ctx.results.push(errorResult('DUPLICATE_SOURCE', `${ref.kind} ${ref.namespace}/${ref.name} appears ${found.length} times in the input`, reportTo, ref.field));
+      ctx.results.push(errorResult('DUPLICATE_SOURCE', `${ref.kind} ${ref.namespace}/${ref.name} appears ${found.length} times in the input`, reportTo, ref.field));
       reports.push({ ...base, from: 'invalid' });
       continue;
     }
@@ -128,7 +160,7 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
     const digest = ctx.hasher.digest(sourceMessage({ cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] }));
     reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
     digests.push({ id, digest });
-    if (reportTo && ctx.config.onMissing !== 'ignore') {
+    if (ctx.config.onMissing !== 'ignore') {
       const severity = ctx.config.onMissing === 'error' ? 'error' : 'warning';
       ctx.results.push(result(severity, 'MISSING_OBJECT', `${ref.kind} ${ref.namespace}/${ref.name} is not in the input`, reportTo, ref.field));
     }
@@ -143,18 +175,21 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
 function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
   const cached = ctx.modelConfigs.get(obj);
   if (cached) return cached;
-  const uses = mergeRefs(obj, modelConfigRefs(obj, new NodeReader(obj.subject, ctx.results)));
-  const { reports, digests } = digestUses(uses, ctx, obj.subject);
-  const digest = ctx.config.hashScheme === 'kagent' ? kagentSecretHash(kagentInputs(uses, ctx)) : ctx.hasher.digest(targetMessage(digests));
+  const refs = modelConfigRefs(obj, new NodeReader(obj.subject, ctx.results));
+  const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
+  const digest = ctx.config.hashScheme === 'kagent' ? kagentSecretHash(kagentInputs(obj, refs, ctx)) : ctx.hasher.digest(targetMessage(digests));
   const out = { digest, sources: reports };
   ctx.modelConfigs.set(obj, out);
   return out;
 }
 
-/** kagent hashes every data key of each Secret it finds, and only the selected key of Foundry's ConfigMap. */
-function kagentInputs(uses: readonly SourceUse[], ctx: HashContext): KagentSecret[] {
+/**
+ * kagent's inputs, in its order (API key, CA, Foundry endpoint; one entry per reference, so a Secret named
+ * twice counts twice): every data key of each Secret it finds, only the selected key of the ConfigMap.
+ */
+function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext): KagentSecret[] {
   const out: KagentSecret[] = [];
-  for (const use of uses) {
+  for (const use of refs.map((ref) => mergeRefs(obj, [ref])[0]!)) {
     const resolution = resolveSource(use, ctx);
     if (!('entries' in resolution)) continue; // kagent skips objects it cannot find
     const namespacedName = `${use.namespace}/${use.name}`;
@@ -189,7 +224,7 @@ function reportMissing(use: SourceUse, report: SourceReport, results: Result[], 
   const what = `${use.cls} ${use.namespace}/${use.name}`;
   if (report.from === 'missing') {
     if (use.optional) return;
-    const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will roll this workload' : '';
+    const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will change the hash' : '';
     results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input${tail}`, subject, use.requiredField));
     return;
   }

@@ -70,6 +70,7 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
     hasher: makeHasher(options.hashKey),
     config,
     modelConfigs: new Map(),
+    agents: new Map(),
     ...(options.fetched ? { fetched: options.fetched } : {}),
   };
   const reports = targets.map((t) => hashTarget(t, ctx));

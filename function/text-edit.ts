@@ -46,7 +46,10 @@ function insertEntry(map: YAMLMap, parent: ParentPair | undefined, wrappers: rea
   if (open !== undefined) {
     const k = hasDoubleQuotedKeys(map) ? JSON.stringify : yamlKey; // a JSON document stays JSON
     const nested = wrappers.reduceRight((inner, w) => `${k(w)}: {${inner}}`, `${k(key)}: ${JSON.stringify(value)}`);
-    return { offset: open + 1, remove: 0, insert: map.items.length > 0 ? `${nested}, ` : nested };
+    // Before the first key (keeps `{ a: b }` padding as written), or right after `{` when there is none.
+    const firstKey = map.items.length > 0 ? scalarRange(map.items[0]!.key)?.[0] : undefined;
+    if (map.items.length > 0 && firstKey === undefined) return undefined;
+    return firstKey !== undefined ? { offset: firstKey, remove: 0, insert: `${nested}, ` } : { offset: open + 1, remove: 0, insert: nested };
   }
   const indent = blockIndent(map);
   const first = keyOffset(map);

@@ -32,7 +32,10 @@ const SECRET_KEYED_PROVIDERS_EXEMPT = new Set(['Bedrock', 'SAPAICore']);
  * `spec.deployment.annotations`). Never metadata.annotations or deploymentAnnotations: those do not roll pods.
  */
 export function agentAnnotationsPath(obj: KObject, reader: NodeReader): readonly string[] | undefined {
-  if (obj.apiVersion === 'kagent.dev/v1alpha1') return ['spec', 'deployment', 'annotations'];
+  if (obj.apiVersion === 'kagent.dev/v1alpha1') {
+    reader.results.push(warningResult('NO_AUTOMATIC_ROLLOUT', "kagent's controller reads only kagent.dev/v1alpha2 Agents: this stamp rolls nothing until the Agent is migrated", obj.subject, 'spec.deployment.annotations'));
+    return ['spec', 'deployment', 'annotations'];
+  }
   const section = agentSection(obj, reader);
   return section ? ['spec', section, 'deployment', 'annotations'] : undefined;
 }
@@ -166,8 +169,8 @@ function toolAgentRef(obj: KObject, agent: YAMLMap, path: FieldPath, reader: Nod
   const kind = ref.kind === 'SandboxAgent' ? 'SandboxAgent' : 'Agent';
   const namespace = ref.namespace || obj.namespace;
   out.objects.push({ kind, namespace, name: ref.name, field });
-  // kagent checks the tool Agent's allowedNamespaces (reading it as an Agent even for a SandboxAgent).
-  const found = inventory.related.get(relatedId(kind, namespace, ref.name)) ?? inventory.related.get(relatedId('Agent', namespace, ref.name));
+  // kagent checks the allowedNamespaces of an Agent of that name, even when the tool names a SandboxAgent.
+  const found = inventory.related.get(relatedId('Agent', namespace, ref.name)) ?? inventory.related.get(relatedId(kind, namespace, ref.name));
   if (found?.length === 1) crossNamespaceAllowed(obj, found[0]!, field, reader, inventory);
 }
 
