@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Document, parseAllDocuments, visit } from 'yaml';
+import { Rng } from './property/support/generate.ts';
 import { runInProcess } from './support/run-cli.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 0x6b616765);
@@ -27,48 +28,17 @@ const STAMP = 'rollstamp.dev/hash';
 const NAMESPACES = ['ns-a', 'ns-b'] as const;
 
 // ---------------------------------------------------------------------------------------------------------
-// PRNG: splitmix32-style mixing of a 32-bit counter (own, so the generator never depends on test/property).
+// PRNG: the property suite's seeded generator, plus the two helpers this file uses.
 
-class Prng {
-  private s: number;
-
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-
-  next(): number {
-    this.s = (this.s + 0x9e3779b9) >>> 0;
-    let z = this.s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return ((z ^ (z >>> 16)) >>> 0) / 2 ** 32;
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
+class Prng extends Rng {
   chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
+    return this.bool(p);
   }
 
   word(): string {
     let s = '';
     for (let i = 0, n = 4 + this.int(12); i < n; i++) s += 'abcdefghijklmnopqrstuvwxyz0123456789-_./+='[this.int(42)];
     return s;
-  }
-
-  shuffle<T>(xs: readonly T[]): T[] {
-    const out = [...xs];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = this.int(i + 1);
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
   }
 }
 
