@@ -27,6 +27,12 @@ export interface Config {
   kagent: 'enabled' | 'disabled';
   /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
   hashScheme: 'v1' | 'kagent';
+  /** `rollstamp generate` only: renderer override. Default: detected. */
+  renderer?: 'kustomize' | 'helm' | 'directory';
+  /** `rollstamp generate` only: helm values files. Default: none. */
+  valuesFiles?: string[];
+  /** `rollstamp generate` only: an empty render succeeds. Default: false. */
+  allowEmpty: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -36,6 +42,7 @@ export const DEFAULT_CONFIG: Config = {
   defaultNamespace: DEFAULT_NAMESPACE,
   kagent: 'enabled',
   hashScheme: 'v1',
+  allowEmpty: false,
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
@@ -48,8 +55,14 @@ let validateSchema: ReturnType<Ajv['compile']> | undefined;
  * - `undefined`/null: defaults.
  * - `overrides` (CLI flags) win over the object's settings and are reported under `flag --name`.
  * - `origin` (a file name) prefixes messages about the object's own settings.
+ * - `overrideLabels` names where an override came from (default `flag --name`).
  */
-export function readConfig(functionConfig: unknown, overrides: RawSettings = {}, origin = ''): { config: Config } | { results: Result[] } {
+export function readConfig(
+  functionConfig: unknown,
+  overrides: RawSettings = {},
+  origin = '',
+  overrideLabels: Readonly<Record<string, string>> = {},
+): { config: Config } | { results: Result[] } {
   const located = locateSettings(functionConfig);
   const from = origin === '' ? '' : `${origin}: `;
   if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${from}${located.error}`)] };
@@ -57,7 +70,8 @@ export function readConfig(functionConfig: unknown, overrides: RawSettings = {},
   validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
   const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
-  const where = (field: string): string => (Object.hasOwn(overrides, field) ? `flag --${kebab(field)}` : `${from}${located.prefix}.${field}`);
+  const where = (field: string): string =>
+    Object.hasOwn(overrides, field) ? (overrideLabels[field] ?? `flag --${kebab(field)}`) : `${from}${located.prefix}.${field}`;
   if (!ok) {
     for (const e of validateSchema.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
   }
@@ -76,7 +90,10 @@ export function readConfig(functionConfig: unknown, overrides: RawSettings = {},
     defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
     kagent: (s.kagent as Config['kagent']) ?? DEFAULT_CONFIG.kagent,
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
+    allowEmpty: s.allowEmpty === 'true',
   };
+  if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
+  if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (selector) config.selector = selector;
   if (s.hashKeyFile !== undefined) config.hashKeyFile = s.hashKeyFile;
   return { config };

@@ -12,6 +12,7 @@ so a changed value becomes an ordinary Git diff and an ordinary rolling update.
 Commands:
   fn        KRM function: ResourceList on stdin → ResourceList on stdout (the default with no command)
   stamp     stamp plain manifests from files, directories or stdin; --check for CI
+  generate  Argo CD config management plugin: render the current directory, stamp, print
   explain   show each target's sources, keys and digests (never values)
 
 Flags:
@@ -34,6 +35,10 @@ const COMMANDS: Record<string, Command> = {
   stamp: {
     help: async () => (await import('./commands/stamp.ts')).STAMP_HELP,
     run: async (a, io) => (await import('./commands/stamp.ts')).runStamp(a, io),
+  },
+  generate: {
+    help: async () => (await import('./commands/generate.ts')).GENERATE_HELP,
+    run: async (a, io) => (await import('./commands/generate.ts')).runGenerate(a, io),
   },
   explain: {
     help: async () => (await import('./commands/explain.ts')).EXPLAIN_HELP,

@@ -2,6 +2,7 @@
 // succeeded, and flushed before exit (process.exit would cut a pipe). Errors are one line, no stack.
 import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
+import { killChildren } from './exec.ts';
 import type { Io } from './io.ts';
 
 const io: Io = {
@@ -21,6 +22,13 @@ const io: Io = {
   env: process.env,
   cwd: process.cwd(),
 };
+
+// Argo CD's cmp-server SIGTERMs the process group at its deadline: stop the renderers, print nothing more.
+process.once('SIGTERM', () => {
+  killChildren();
+  process.stderr.write('rollstamp: terminated (SIGTERM)\n');
+  process.exit(143);
+});
 
 const argv = process.argv.slice(2);
 const debug = argv.includes('--debug');

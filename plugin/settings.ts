@@ -14,11 +14,13 @@ import { DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
+/** Environment variable naming a file that holds the HMAC key (the operator's way in a sidecar). */
+export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
 export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
-export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = ''): Config {
-  const read = readConfig(functionConfig, overrides, origin);
+export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
+  const read = readConfig(functionConfig, overrides, origin, labels);
   if ('results' in read) throw new InputError(summarize(read.results));
   return read.config;
 }
@@ -43,21 +45,21 @@ export function plainObject(node: unknown, what: string): unknown {
 }
 
 /**
- * The HMAC key, if any: `ROLLSTAMP_HASH_KEY`, or the bytes of `hashKeyFile` with one trailing newline removed.
+ * The HMAC key, if any: `ROLLSTAMP_HASH_KEY`, or the bytes of `hashKeyFile` (else `ROLLSTAMP_HASH_KEY_FILE`)
+ * with one trailing newline removed.
  * - Both set, an empty key, or an unreadable file: an error that never shows key bytes.
  */
 export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | undefined> {
-  const fromEnv = io.env[HASH_KEY_ENV];
-  if (fromEnv !== undefined && fromEnv !== '' && config.hashKeyFile !== undefined) {
-    throw new UsageError(`both ${HASH_KEY_ENV} and hashKeyFile are set; use one`);
-  }
-  if (fromEnv !== undefined && fromEnv !== '') return new TextEncoder().encode(fromEnv);
-  if (config.hashKeyFile === undefined) return undefined;
-  const bytes = await readFile(resolve(io.cwd, config.hashKeyFile)).catch(() => {
-    throw new InputError(`hashKeyFile ${config.hashKeyFile}: cannot read file`);
+  const fromEnv = io.env[HASH_KEY_ENV] || undefined;
+  const file = config.hashKeyFile ?? (io.env[HASH_KEY_FILE_ENV] || undefined);
+  if (fromEnv !== undefined && file !== undefined) throw new UsageError(`both ${HASH_KEY_ENV} and a hash key file are set; use one`);
+  if (fromEnv !== undefined) return new TextEncoder().encode(fromEnv);
+  if (file === undefined) return undefined;
+  const bytes = await readFile(resolve(io.cwd, file)).catch(() => {
+    throw new InputError(`hash key file ${file}: cannot read file`);
   });
   const key = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes;
-  if (key.length === 0) throw new InputError(`hashKeyFile ${config.hashKeyFile}: the key is empty`);
+  if (key.length === 0) throw new InputError(`hash key file ${file}: the key is empty`);
   return new Uint8Array(key);
 }
 

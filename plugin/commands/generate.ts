@@ -1,0 +1,69 @@
+// `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
+// stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
+// Argo CD prune the whole application.
+import { parseAllDocuments } from 'yaml';
+import { applyStamp } from '../../function/index.ts';
+import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { formatResult, hasErrors } from '../../function/results.ts';
+import { parseStream, serializeStream, streamItems, type StreamDoc } from '../../function/stream.ts';
+import { UsageError, InputError } from '../errors.ts';
+import type { Io } from '../io.ts';
+import { readAppSettings } from '../argocd/app-settings.ts';
+import { detectRenderer, renderApp } from '../argocd/render.ts';
+import { loadHashKey, maxInputBytes, summarize } from '../settings.ts';
+import { joinStreams } from '../stamp-streams.ts';
+
+export const GENERATE_HELP = `Usage: rollstamp generate
+
+The Argo CD config management plugin command (see argocd/plugin.yaml and argocd/README.md). Run in the
+Application's directory, it renders it — kustomize when a kustomization file exists (\`kustomize build\`, else
+\`kubectl kustomize\`), helm when Chart.yaml exists (\`helm template\` with Argo CD's release name, namespace,
+KUBE_VERSION and KUBE_API_VERSIONS), else every *.yaml, *.yml, *.json below it — stamps the workloads, and
+prints the stream. On any failure it prints nothing and exits non-zero.
+
+Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig), plugin env
+ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm, ROLLSTAMP_VALUES_FILES=values-prod.yaml), then
+parameters (renderer, values-files, targets, selector, annotation-key, on-missing, kagent, hash-scheme,
+allow-empty). The default namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
+
+Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
+ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45),
+ROLLSTAMP_OUTPUT=json, ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output).
+
+Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
+
+export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
+  if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
+  const { config, output } = await readAppSettings(io);
+  const limit = maxInputBytes(io);
+  const renderer = detectRenderer(io.cwd, config);
+  const files = await renderApp(renderer, config, io, limit);
+  const hashKey = await loadHashKey(config, io);
+  const parsed: StreamDoc[][] = [];
+  const results = [];
+  for (const file of files) {
+    const stream = parseStream(file.text, file.path);
+    if ('results' in stream) results.push(...stream.results);
+    else parsed.push(stream.docs);
+  }
+  if (hasErrors(results)) throw new InputError(summarize(results));
+  const read = streamItems(parsed.flat());
+  if (hasErrors(read.results)) throw new InputError(summarize(read.results));
+  if (read.items.length === 0 && !config.allowEmpty) {
+    throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);
+  }
+  const outcome = applyStamp(read.items, hashKey ? { config, hashKey } : { config });
+  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
+  for (const r of outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
+  const text = joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed)));
+  await io.writeStdout(output === 'json' ? toJsonStream(text) : text);
+  return 0;
+}
+
+/** One JSON object per line (Argo CD reads concatenated JSON objects as well as YAML). */
+function toJsonStream(text: string): string {
+  return parseAllDocuments(text, PARSE_OPTIONS)
+    .filter((d) => !('empty' in d) && d.contents !== null)
+    .map((d) => `${JSON.stringify(d.toJS())}\n`)
+    .join('');
+}

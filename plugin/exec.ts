@@ -1,0 +1,92 @@
+// Process edge: runs a renderer (kustomize, helm) as a child in its own process group, with a timeout and an
+// output limit; on timeout or on our own SIGTERM the whole group is killed, so no child outlives rollstamp.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { RollstampError } from './errors.ts';
+
+/** A renderer failed: exit 1, with a message that names the command but not what it printed. */
+export class CommandError extends RollstampError {
+  constructor(
+    message: string,
+    readonly argv: readonly string[],
+    readonly stderr: string,
+  ) {
+    super(message, 1);
+  }
+}
+
+export interface RunOptions {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills every running child's process group (SIGTERM, then SIGKILL after 2 s). Used on our own SIGTERM. */
+export function killChildren(): void {
+  for (const child of running) killGroup(child);
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  setTimeout(() => {
+    try {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, 2000).unref();
+}
+
+/**
+ * Runs argv[0] with argv[1..] (no shell: every value is an argument, never code) and returns its stdout bytes.
+ * - Fails with CommandError on a non-zero exit, a signal, the timeout, or output over the limit.
+ */
+export function runCommand(argv: readonly string[], what: string, options: RunOptions): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: options.cwd,
+      env: options.env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group, so a kill reaches the renderer's children too
+    });
+    running.add(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let failure: string | undefined;
+    const fail = (why: string): void => {
+      failure ??= why;
+      killGroup(child);
+    };
+    const timer = setTimeout(() => fail(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > options.maxOutputBytes) fail(`printed more than ${options.maxOutputBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+      else out.push(chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (err.reduce((n, b) => n + b.length, 0) < 64 * 1024) err.push(chunk);
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      running.delete(child);
+      const why = e.code === 'ENOENT' ? `${argv[0]} is not installed (not found on PATH)` : `could not start ${argv[0]}`;
+      reject(new CommandError(`${what}: ${why}`, argv, ''));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (failure) reject(new CommandError(`${what}: ${failure}`, argv, stderr));
+      else if (code !== 0) reject(new CommandError(`${what}: ${argv[0]} failed (${signal ? `signal ${signal}` : `exit ${code}`})`, argv, stderr));
+      else resolve(new Uint8Array(Buffer.concat(out)));
+    });
+  });
+}
