@@ -2,7 +2,7 @@
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
 import { applyStamp } from '../../function/index.ts';
 import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
-import { hasErrors } from '../../function/results.ts';
+import { formatResult, hasErrors } from '../../function/results.ts';
 import { decodeUtf8 } from '../../function/text.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
@@ -37,6 +37,10 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   const hashKey = await loadHashKey(config, io);
   const outcome = applyStamp(parsed.rl.items, hashKey ? { config, hashKey } : { config });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
+  // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
+  if (io.env.LOG_TO_STDERR === 'true') {
+    for (const r of outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
+  }
   await io.writeStdout(serializeResourceList(parsed.rl, outcome.results));
   return 0;
 }
