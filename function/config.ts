@@ -90,7 +90,7 @@ export function readConfig(
     defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
     kagent: (s.kagent as Config['kagent']) ?? DEFAULT_CONFIG.kagent,
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
-    allowEmpty: s.allowEmpty === 'true',
+    allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
   };
   if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
   if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');

@@ -1,7 +1,9 @@
 // Read and write stages for plain multi-document streams (`stamp`, `explain`): each document keeps its
 // original text, and only a document rollstamp changed is printed again, so everything else stays byte-identical.
 import { Composer, isMap, Parser, type Document } from 'yaml';
+import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
+import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
@@ -58,6 +60,14 @@ function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>)
  */
 export function yaml11Result(file: FileRef | undefined): Result {
   return errorResult('YAML_SYNTAX', 'only YAML 1.2 is read: remove the %YAML 1.1 directive (Kubernetes manifests need none)', file ? { file } : {});
+}
+
+/** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
+export function isLocalConfig(d: StreamDoc): boolean {
+  const contents = d.doc.contents;
+  if (!isMap(contents)) return false;
+  const annotations = childIn(contents, ['metadata', 'annotations']);
+  return isMap(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
 }
 
 /** The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). */

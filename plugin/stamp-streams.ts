@@ -39,6 +39,7 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
 export function joinStreams(texts: readonly string[]): string {
   let out = '';
   for (const text of texts) {
+    if (text === '') continue;
     if (out !== '') {
       if (!out.endsWith('\n')) out += '\n';
       if (!/^---(\s|$)/.test(text)) out += '---\n';

@@ -36,7 +36,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
   let bytes: Uint8Array;
   try {
-    bytes = await runCommand(argv, what, { cwd: io.cwd, env: io.env, timeoutMs, maxOutputBytes: maxBytes });
+    bytes = await runCommand(argv, what, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs, maxOutputBytes: maxBytes });
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them.
@@ -48,6 +48,11 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new InputError(`${what}: output is not valid UTF-8 (byte ${decoded.offset})`);
   return [{ path: `<${renderer}>`, text: decoded.text }];
+}
+
+/** The renderer's environment: ours without rollstamp's own settings (the hash key is not the renderer's business). */
+function rendererEnv(env: Io['env']): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('ROLLSTAMP_')));
 }
 
 function kustomizeArgv(io: Io): string[] {

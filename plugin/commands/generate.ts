@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { applyStamp } from '../../function/index.ts';
 import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
 import { formatResult, hasErrors } from '../../function/results.ts';
-import { parseStream, serializeStream, streamItems, type StreamDoc } from '../../function/stream.ts';
+import { isLocalConfig, parseStream, serializeStream, streamItems, type StreamDoc } from '../../function/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
@@ -18,8 +18,9 @@ export const GENERATE_HELP = `Usage: rollstamp generate
 The Argo CD config management plugin command (see argocd/plugin.yaml and argocd/README.md). Run in the
 Application's directory, it renders it — kustomize when a kustomization file exists (\`kustomize build\`, else
 \`kubectl kustomize\`), helm when Chart.yaml exists (\`helm template\` with Argo CD's release name, namespace,
-KUBE_VERSION and KUBE_API_VERSIONS), else every *.yaml, *.yml, *.json below it — stamps the workloads, and
-prints the stream. On any failure it prints nothing and exits non-zero.
+KUBE_VERSION and KUBE_API_VERSIONS), else every *.yaml, *.yml, *.json below it (leaving out documents marked
+config.kubernetes.io/local-config: "true") — stamps the workloads, and prints the stream. On any failure it
+prints nothing and exits non-zero.
 
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig), plugin env
 ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm, ROLLSTAMP_VALUES_FILES=values-prod.yaml), then
@@ -44,7 +45,9 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   for (const file of files) {
     const stream = parseStream(file.text, file.path);
     if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs);
+    // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …)
+    // are not objects to apply: Argo CD would try to.
+    else parsed.push(renderer === 'directory' ? stream.docs.filter((d) => !isLocalConfig(d)) : stream.docs);
   }
   if (hasErrors(results)) throw new InputError(summarize(results));
   const read = streamItems(parsed.flat());
