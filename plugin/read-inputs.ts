@@ -1,7 +1,7 @@
 // Plugin read stage: files, directories (recursive) and stdin → decoded text, with a total size limit
 // checked before anything is read. Nothing here parses YAML.
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { decodeUtf8 } from '../function/text.ts';
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
@@ -20,9 +20,12 @@ const MANIFEST = /\.(ya?ml|json)$/i;
  * Reads every input.
  * - No path, or `-`: standard input (once).
  * - A directory: every *.yaml, *.yml and *.json below it, in byte order of path; hidden entries are skipped.
- * - Fails with one line naming the file: not found, not a regular file, over the limit, invalid UTF-8.
+ *   Symlinks inside it are followed only when they stay inside `boundary` (default: that directory) at every
+ *   step: an absolute target, a `..` that leaves and comes back, a loop or a dangling link is refused.
+ * - Fails with one line naming the file: not found, not a regular file, over the limit, invalid UTF-8. The
+ *   content of a refused file is never read.
  */
-export async function readInputs(paths: readonly string[], io: Io, maxBytes: number): Promise<InputFile[]> {
+export async function readInputs(paths: readonly string[], io: Io, maxBytes: number, boundary?: string): Promise<InputFile[]> {
   const files: InputFile[] = [];
   let total = 0;
   const account = (path: string, size: number): void => {
@@ -38,34 +41,80 @@ export async function readInputs(paths: readonly string[], io: Io, maxBytes: num
       files.push({ path: '<stdin>', text: decode(bytes, '<stdin>') });
       continue;
     }
-    const root = resolve(io.cwd, p);
-    for (const abs of await expand(root, p)) {
-      const shown = abs === root ? p : join(p, relative(root, abs));
-      const info = await stat(abs);
-      if (!info.isFile()) throw new InputError(`${shown}: not a regular file`);
-      account(shown, info.size);
-      files.push({ path: shown, text: decode(await readFile(abs), shown) });
+    for (const file of await expand(resolve(io.cwd, p), p, boundary)) {
+      const info = await stat(file.real);
+      if (!info.isFile()) throw new InputError(`${file.shown}: not a regular file`);
+      account(file.shown, info.size);
+      files.push({ path: file.shown, text: decode(await readFile(file.real), file.shown) });
     }
   }
   return files;
 }
 
-async function expand(abs: string, shown: string): Promise<string[]> {
+interface Found {
+  /** The path as the user sees it. */
+  shown: string;
+  /** Where its bytes are, links resolved. */
+  real: string;
+}
+
+async function expand(abs: string, shown: string, boundary: string | undefined): Promise<Found[]> {
   const info = await stat(abs).catch(() => undefined);
   if (!info) throw new InputError(`${shown}: no such file or directory`);
-  if (!info.isDirectory()) return [abs];
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  if (!info.isDirectory()) return [{ shown, real: abs }];
+  const root = await realpath(boundary ?? abs);
+  const out: Found[] = [];
+  const visited = new Set<string>();
+  const walk = async (dir: string, shownDir: string): Promise<void> => {
+    const real = await realpath(dir);
+    if (visited.has(real)) throw new InputError(`${shownDir}: symlink loop`);
+    visited.add(real);
     const entries = (await readdir(dir)).filter((e) => !e.startsWith('.')).sort();
     for (const name of entries) {
       const full = join(dir, name);
+      const shownEntry = join(shownDir, name);
       const entry = await lstat(full);
-      if (entry.isDirectory()) await walk(full);
-      else if (MANIFEST.test(name)) out.push(full);
+      let target = full;
+      let kind = entry;
+      if (entry.isSymbolicLink()) {
+        target = await checkLink(full, shownEntry, root);
+        kind = await stat(target);
+      }
+      if (kind.isDirectory()) await walk(target, shownEntry);
+      else if (!MANIFEST.test(name)) continue;
+      else if (!kind.isFile()) throw new InputError(`${shownEntry}: not a regular file`);
+      else out.push({ shown: shownEntry, real: target });
     }
+    visited.delete(real);
   };
-  await walk(abs);
+  await walk(abs, shown);
   return out;
+}
+
+/**
+ * A symlink's resolved path, if it stays inside `root` at every step (Argo CD's rule for repository files):
+ * its target is relative, never climbs above `root` on the way, and resolves inside it.
+ */
+async function checkLink(link: string, shown: string, root: string): Promise<string> {
+  const target = await readlink(link);
+  const outside = `${shown}: symlink points outside the repository; refused`;
+  if (isAbsolute(target)) throw new InputError(outside);
+  const parts = relative(root, await realpath(dirname(link))).split(sep).filter((x) => x !== '');
+  for (const seg of target.split(/[\\/]/)) {
+    if (seg === '..') {
+      if (parts.length === 0) throw new InputError(outside);
+      parts.pop();
+    } else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  let real: string;
+  try {
+    real = await realpath(link);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`${shown}: ${code === 'ELOOP' ? 'symlink loop' : 'dangling symlink'}`);
+  }
+  if (real !== root && !real.startsWith(root + sep)) throw new InputError(outside);
+  return real;
 }
 
 function decode(bytes: Uint8Array, path: string): string {

@@ -30,7 +30,7 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  *   values files, which must stay inside the repository.
  */
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
-  if (renderer === 'directory') return readInputs(['.'], io, maxBytes);
+  if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   const argv = renderer === 'kustomize' ? kustomizeArgv(io) : helmArgv(config, io);
   const timeoutMs = 1000 * timeoutSeconds(io);
   const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;

@@ -662,4 +662,17 @@ test('.rollstamp.yaml allowEmpty: true (a YAML boolean) lets an empty render suc
   assert.is(r.stdout, '');
 });
 
+test('directory app: a symlink out of the repository is refused by name and its file is never printed', () => {
+  const outsideCanary = 'CANARY-outside-3c9e';
+  const repo = repository(DIRECTORY_REPO);
+  const r = generate(repo, {
+    path: 'apps/plain',
+    prepare: (work, checkout) => {
+      writeFileSync(join(work, 'outside.yaml'), `apiVersion: v1\nkind: Secret\nmetadata: {name: x}\nstringData: {k: ${outsideCanary}}\n`);
+      symlinkSync(join(work, 'outside.yaml'), join(checkout, 'apps/plain/leak.yaml'));
+    },
+  });
+  assertFailsClosed(r, { code: 1, message: /leak\.yaml: symlink points outside the repository/, secrets: [outsideCanary] });
+});
+
 test.run();
