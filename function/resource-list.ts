@@ -1,12 +1,13 @@
 // Read and write stages for KRM function mode: ResourceList text ⇄ yaml Document, items as map nodes.
 // The Document is edited in place, so comments, key order, quoting and unknown fields survive.
-import { isMap, isScalar, isSeq, parseDocument, Scalar, visit, type Document, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import { yaml11Result } from './stream.ts';
-import { child, stringValue } from './yaml-nodes.ts';
+import type { TextEdit } from './text-edit.ts';
+import { blockIndent, child, stringValue } from './yaml-nodes.ts';
 
 /** One input object: its map node and where it came from. */
 export interface Item {
@@ -72,14 +73,45 @@ function isJson(text: string): boolean {
   }
 }
 
-/** Writes the ResourceList with `results` replaced by ours (absent when there are none). */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[]): string {
+/**
+ * Writes the ResourceList with `results` replaced by ours (absent when there are none).
+ * - When every stamp has a text edit, the input text is kept as it was apart from the stamp lines and the
+ *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful).
+ * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again.
+ */
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string {
+  const edited = !rl.json ? editText(rl, results, changed) : undefined;
+  if (edited !== undefined) return edited;
   const root = rl.doc.contents as YAMLMap;
   root.delete('results');
   // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
   if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
   if (rl.json) return `${JSON.stringify(rl.doc.toJS(), null, 2)}\n`;
   return rl.doc.toString(detectFormat(rl.text));
+}
+
+function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
+  const root = rl.doc.contents as YAMLMap;
+  const edits = [...changed.values()];
+  if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
+  // Appending `results:` must land inside the document: not after a `...` end marker.
+  const end = root.range?.[2] ?? rl.text.length;
+  if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
+  const crlf = rl.text.includes('\r\n');
+  // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of (edits as TextEdit[]).sort((a, b) => a.offset - b.offset)) {
+    parts.push(rl.text.slice(at, e.offset), crlf ? e.insert.replace(/\n/g, '\r\n') : e.insert);
+    at = e.offset + e.remove;
+  }
+  parts.push(rl.text.slice(at));
+  const text = parts.join('');
+  if (results.length === 0) return text;
+  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
+  const block = stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false });
+  const sep = text.endsWith('\n') ? '' : '\n';
+  return text + sep + (crlf ? block.replace(/\n/g, '\r\n') : block);
 }
 
 /** The file an orchestrator says an item came from (internal annotation first, then the legacy one). */

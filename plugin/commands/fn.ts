@@ -41,6 +41,6 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (io.env.LOG_TO_STDERR === 'true') {
     for (const r of outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
   }
-  await io.writeStdout(serializeResourceList(parsed.rl, outcome.results));
+  await io.writeStdout(serializeResourceList(parsed.rl, outcome.results, outcome.changed));
   return 0;
 }
