@@ -3,10 +3,11 @@
 // controller (release/v0.10.x): ModelConfig names are same-namespace; tools may name another namespace when
 // the tool's spec.allowedNamespaces permits it.
 import type { YAMLMap } from 'yaml';
-import { relatedId, type Inventory, type KObject, type SourceClass } from '../inventory.ts';
+import type { Inventory, KObject } from '../inventory.ts';
 import { errorResult, warningResult } from '../results.ts';
-import { matchesSelector, selectorFromObject } from '../selector.ts';
-import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../yaml-nodes.ts';
+import { child, childIn, formatPath, NodeReader, type FieldPath } from '../yaml-nodes.ts';
+import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
+import { toolRefs } from './kagent-tools.ts';
 import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
 
 /** A reference from an Agent to another kagent object. */
@@ -115,65 +116,6 @@ function declarativeRefs(obj: KObject, spec: YAMLMap, base: FieldPath, reader: N
   });
 }
 
-/** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
-function toolRefs(obj: KObject, tool: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
-  out.refs.push(...headersFromRefs(child(tool, 'headersFrom'), [...path, 'headersFrom'], '', reader));
-  const server = reader.map(child(tool, 'mcpServer'), [...path, 'mcpServer']);
-  if (server) mcpServerRefs(obj, server, [...path, 'mcpServer'], reader, inventory, out);
-  const agent = reader.map(child(tool, 'agent'), [...path, 'agent']);
-  if (agent) toolAgentRef(obj, agent, [...path, 'agent'], reader, inventory, out);
-}
-
-function mcpServerRefs(obj: KObject, server: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
-  const ref = typedReference(server, path, reader);
-  if (!ref) return;
-  const namespace = ref.namespace || obj.namespace;
-  const field = formatPath(path);
-  const group = ref.apiGroup === '' || ref.apiGroup === 'kagent.dev' || ref.apiGroup === 'core';
-  if (ref.kind !== 'RemoteMCPServer' || !group) {
-    // kmcp MCPServer (the default kind) and Service carry no Secrets; kagent refuses them across namespaces.
-    if (namespace !== obj.namespace) {
-      const what = ref.kind === 'Service' ? 'Service' : 'MCPServer';
-      reader.results.push(errorResult('KAGENT_REFERENCE', `${what} does not support cross-namespace references (kagent refuses the Agent)`, obj.subject, field));
-    }
-    return;
-  }
-  out.objects.push({ kind: 'RemoteMCPServer', namespace, name: ref.name, field });
-  const found = inventory.related.get(relatedId('RemoteMCPServer', namespace, ref.name));
-  if (!found || found.length !== 1) return; // missing or ambiguous: handled where the reference is hashed
-  const rms = found[0]!;
-  if (!crossNamespaceAllowed(obj, rms, field, reader, inventory)) return;
-  const unsafe = findUnsafeNode(rms.item.node, 100);
-  if (unsafe) {
-    reader.results.push(errorResult('ALIAS_NOT_ALLOWED', 'YAML aliases, merge keys or deep nesting in a RemoteMCPServer rollstamp reads', rms.subject));
-    return;
-  }
-  const rmsReader = new NodeReader(rms.subject, reader.results);
-  const tls = rmsReader.mapIn(rms.item.node, [], ['spec', 'tls']);
-  const ca = tls ? caRef(tls, ['spec', 'tls'], rmsReader) : undefined;
-  // The CA Secret is mounted into the agent pod by name, so the kubelet reads it in the Agent's namespace.
-  if (ca) out.refs.push({ ...ca, namespace: obj.namespace, field });
-  for (const header of headersFromRefs(childIn(rms.item.node, ['spec', 'headersFrom']), ['spec', 'headersFrom'], rms.namespace, rmsReader)) {
-    out.refs.push({ ...header, field }); // resolved in the RemoteMCPServer's own namespace
-  }
-}
-
-function toolAgentRef(obj: KObject, agent: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
-  const ref = typedReference(agent, path, reader);
-  if (!ref) return;
-  const field = formatPath(path);
-  if (ref.kind !== '' && ref.kind !== 'Agent' && ref.kind !== 'SandboxAgent') {
-    reader.results.push(errorResult('KAGENT_REFERENCE', 'an agent tool must name an Agent or SandboxAgent', obj.subject, field));
-    return;
-  }
-  const kind = ref.kind === 'SandboxAgent' ? 'SandboxAgent' : 'Agent';
-  const namespace = ref.namespace || obj.namespace;
-  out.objects.push({ kind, namespace, name: ref.name, field });
-  // kagent checks the allowedNamespaces of an Agent of that name, even when the tool names a SandboxAgent.
-  const found = inventory.related.get(relatedId('Agent', namespace, ref.name)) ?? inventory.related.get(relatedId(kind, namespace, ref.name));
-  if (found?.length === 1) crossNamespaceAllowed(obj, found[0]!, field, reader, inventory);
-}
-
 /** A ModelConfig name: same namespace only in v1alpha2 (kagent has no cross-namespace form). */
 function addModelConfig(obj: KObject, name: string, field: string, reader: NodeReader, out: AgentRefs): void {
   if (name.includes('/')) {
@@ -227,84 +169,4 @@ export function modelConfigRefs(obj: KObject, reader: NodeReader): SourceRef[] {
     if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path) });
   }
   return refs;
-}
-
-/** `tls.caCertSecretRef` + `caCertSecretKey` (shared by ModelConfig and RemoteMCPServer). */
-function caRef(tls: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef | undefined {
-  const name = reader.str(child(tls, 'caCertSecretRef'), [...path, 'caCertSecretRef']);
-  if (!name) return undefined;
-  const key = reader.str(child(tls, 'caCertSecretKey'), [...path, 'caCertSecretKey']);
-  if (!key) return reader.required([...path, 'caCertSecretKey'], 'the key of the CA Secret');
-  return { cls: 'Secret', namespace: '', name, keys: [key], optional: false, field: formatPath([...path, 'caCertSecretRef']) };
-}
-
-/** `headersFrom[].valueFrom` entries (ValueRef) as keyed references in `namespace` ('' = the reader's object's). */
-function headersFromRefs(node: unknown, path: FieldPath, namespace: string, reader: NodeReader): SourceRef[] {
-  const refs: SourceRef[] = [];
-  reader.seq(node, path)?.items.forEach((h, i) => {
-    const header = reader.map(h, [...path, i]);
-    const ref = header ? valueSourceRef(child(header, 'valueFrom'), [...path, i, 'valueFrom'], namespace, reader) : undefined;
-    if (ref) refs.push(ref);
-  });
-  return refs;
-}
-
-/** A kagent ValueSource `{type: ConfigMap|Secret, name, key}`: that one key. */
-function valueSourceRef(node: unknown, path: FieldPath, namespace: string, reader: NodeReader): SourceRef | undefined {
-  const source = reader.map(node, path);
-  if (!source) return undefined;
-  const type = reader.str(child(source, 'type'), [...path, 'type']);
-  const name = reader.str(child(source, 'name'), [...path, 'name']);
-  const key = reader.str(child(source, 'key'), [...path, 'key']);
-  if (type !== 'Secret' && type !== 'ConfigMap') return reader.required([...path, 'type'], 'Secret or ConfigMap');
-  if (!name || !key) return reader.required([...path, name ? 'key' : 'name'], 'a non-empty string');
-  return { cls: type as SourceClass, namespace, name, keys: [key], optional: false, field: formatPath(path) };
-}
-
-function wholeRef(cls: SourceClass, namespace: string, name: string, field: string): SourceRef {
-  return { cls, namespace, name, keys: 'whole', optional: false, field };
-}
-
-interface TypedReference {
-  kind: string;
-  apiGroup: string;
-  name: string;
-  namespace: string;
-}
-
-function typedReference(node: YAMLMap, path: FieldPath, reader: NodeReader): TypedReference | undefined {
-  const name = reader.str(child(node, 'name'), [...path, 'name']);
-  if (!name) return reader.required([...path, 'name'], 'a name');
-  return {
-    name,
-    kind: reader.str(child(node, 'kind'), [...path, 'kind']) ?? '',
-    apiGroup: reader.str(child(node, 'apiGroup'), [...path, 'apiGroup']) ?? '',
-    namespace: reader.str(child(node, 'namespace'), [...path, 'namespace']) ?? '',
-  };
-}
-
-/**
- * kagent's rule for a tool in another namespace: the tool's spec.allowedNamespaces must permit the Agent's
- * namespace (unset or Same: same namespace only; All; Selector: the Agent's Namespace labels). A Selector
- * whose Namespace object is not in the input cannot be checked here: a warning says so and the tool counts.
- */
-function crossNamespaceAllowed(obj: KObject, tool: KObject, field: string, reader: NodeReader, inventory: Inventory): boolean {
-  if (tool.namespace === obj.namespace) return true;
-  const allowed = childIn(tool.item.node, ['spec', 'allowedNamespaces']);
-  const from = stringValue(childIn(allowed, ['from'])) ?? (allowed === undefined ? undefined : 'Same');
-  if (from === 'All') return true;
-  const what = `${tool.kind} ${tool.namespace}/${tool.name}`;
-  if (from === 'Selector') {
-    const selectorNode = childIn(allowed, ['selector']);
-    const selector = selectorFromObject(selectorNode && findUnsafeNode(selectorNode, 16) === undefined ? (selectorNode as { toJSON(): unknown }).toJSON() : undefined);
-    const ns = inventory.related.get(relatedId('Namespace', '', obj.namespace))?.[0];
-    if (selector && ns) {
-      if (matchesSelector(selector, ns.labels)) return true;
-    } else {
-      reader.results.push(warningResult('UNCHECKED_NAMESPACE_SELECTOR', `${what} allows namespaces by selector; the Namespace ${obj.namespace} is not in the input, so the selector was not checked`, obj.subject, field));
-      return true;
-    }
-  }
-  reader.results.push(errorResult('CROSS_NAMESPACE_DENIED', `${what} does not allow references from namespace ${obj.namespace} (spec.allowedNamespaces); kagent refuses the Agent`, obj.subject, field));
-  return false;
 }

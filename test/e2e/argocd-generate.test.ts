@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, type Run } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
 const PLUGIN_FILE = join(ARGOCD, 'plugin.yaml');
@@ -23,18 +23,7 @@ const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Agent']
 
 const withKubectl = testNeeding('kubectl');
 const helm = obtainHelm();
-/** helpers.testNeeding's rule, for the helm that test/support/helm.ts extracts rather than finds on PATH. */
-const withHelm: (name: string, fn: () => void | Promise<void>) => void = (() => {
-  if (helm.ok) return test;
-  if (process.env.CI) {
-    test('helm is available (required because CI is set)', () => {
-      throw new Error(`helm unavailable, and CI is set: ${helm.reason}`);
-    });
-  } else {
-    process.stdout.write(`skip: helm unavailable: ${helm.reason}\n`);
-  }
-  return (name: string, fn: () => void | Promise<void>) => test.skip(name, fn);
-})();
+const withHelm = testNeedingTool('helm', helm);
 
 test.before.each(requireBundle);
 test.after(removeTempDirs);

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, type Run } from './helpers.ts';
+import { BUNDLE, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from './helpers.ts';
 
 const CHART = join(ROOT, 'examples', 'helm', 'chart');
 const PLUGINS = join(ROOT, 'examples', 'helm', 'plugins');
@@ -17,18 +17,7 @@ const PLUGIN = join(PLUGINS, 'rollstamp');
 
 const helm = obtainHelm();
 
-/** Same rule as helpers.testNeeding, for a helm that is extracted rather than found on PATH. */
-const it: (name: string, fn: () => void | Promise<void>) => void = (() => {
-  if (helm.ok) return test;
-  if (process.env.CI) {
-    test('helm 4 is available (required because CI is set)', () => {
-      throw new Error(`helm unavailable, and CI is set: ${helm.reason}`);
-    });
-  } else {
-    process.stdout.write(`skip: helm unavailable: ${helm.reason}\n`);
-  }
-  return (name: string, fn: () => void | Promise<void>) => test.skip(name, fn);
-})();
+const it = testNeedingTool('helm', helm);
 
 test.before.each(requireBundle);
 test.after(removeTempDirs);

@@ -101,13 +101,21 @@ type Register = (name: string, fn: () => void | Promise<void>) => void;
  * are skipped); without CI, every test is skipped and one line `skip: TOOL not found on PATH` is printed.
  */
 export function testNeeding(tool: string): Register {
-  if (findOnPath(tool)) return test;
+  return findOnPath(tool) ? test : unavailable(tool, `${tool} not found on PATH`, `install ${tool} on the runner`);
+}
+
+/** The same rule for a tool obtained another way (helm, extracted by test/support/helm.ts). */
+export function testNeedingTool(tool: string, lookup: { ok: true } | { ok: false; reason: string }): Register {
+  return lookup.ok ? test : unavailable(tool, `${tool} unavailable: ${lookup.reason}`, 'run npm ci');
+}
+
+function unavailable(tool: string, why: string, fix: string): Register {
   if (process.env.CI) {
-    test(`${tool} is on PATH (required because CI is set)`, () => {
-      throw new Error(`${tool} not found on PATH, and CI is set: the ${tool} end-to-end tests must run in CI; install ${tool} on the runner`);
+    test(`${tool} is available (required because CI is set)`, () => {
+      throw new Error(`${why}, and CI is set: the ${tool} end-to-end tests must run in CI; ${fix}`);
     });
   } else {
-    process.stdout.write(`skip: ${tool} not found on PATH\n`);
+    process.stdout.write(`skip: ${why}\n`);
   }
   return (name, fn) => test.skip(name, fn);
 }
