@@ -51,54 +51,54 @@ export interface HashContext extends ResolveContext {
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
 export function hashTarget(target: Target, ctx: HashContext): TargetReport | undefined {
-  const { obj, annotationsPath } = target;
-  const { config, hasher } = ctx;
-  const before = ctx.results.length;
-  const failed = (): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
-  // Every map on the way to the annotations must be a map (or absent) before anything is written.
-  new NodeReader(obj.subject, ctx.results).mapIn(obj.item.node, [], annotationsPath);
-  let hash: string;
-  let sources: SourceReport[];
-  if (target.mode === 'model-config') {
-    const mc = modelConfigHash(obj, ctx);
-    if (failed()) return undefined;
-    hash = formatDigest(config.hashScheme === 'kagent' ? { ...hasher, algorithm: 'sha256' } : hasher, mc.digest);
-    sources = mc.sources;
-  } else if (target.mode === 'agent-deployment') {
-    // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
-    const agent = agentReport(target.agent!, ctx);
-    if (!agent || failed()) return undefined;
-    hash = agent.hash;
-    sources = agent.sources;
-  } else if (target.mode === 'agent') {
-    return agentReport(target, ctx);
-  } else {
-    const deps = discoverDependencies(target, ctx.inventory, ctx.results);
-    if (failed()) return undefined;
-    const used = digestUses(deps.uses, ctx, obj.subject);
-    const objects = digestObjects(deps.objects, ctx, obj.subject);
-    sources = [...used.reports, ...objects.reports];
-    hash = formatDigest(hasher, hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+  switch (target.mode) {
+    case 'agent':
+      return agentReport(target, ctx);
+    case 'agent-deployment': {
+      // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
+      const agent = agentReport(target.agent!, ctx);
+      return agent && checkAnnotationsPath(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
+    }
+    case 'model-config': {
+      if (!checkAnnotationsPath(target, ctx)) return undefined;
+      const before = ctx.results.length;
+      const mc = modelConfigHash(target.obj, ctx);
+      if (errorsSince(ctx, before)) return undefined;
+      const hasher = ctx.config.hashScheme === 'kagent' ? { ...ctx.hasher, algorithm: 'sha256' as const } : ctx.hasher;
+      return targetReport(target, formatDigest(hasher, mc.digest), mc.sources, ctx.config);
+    }
+    case 'workload':
+      return dependencyReport(target, ctx);
   }
-  return targetReport(target, hash, sources, config);
 }
 
 /** An Agent's report, computed once (its rendered Deployments repeat it). */
 function agentReport(target: Target, ctx: HashContext): TargetReport | undefined {
-  if (ctx.agents.has(target)) return ctx.agents.get(target);
+  if (!ctx.agents.has(target)) ctx.agents.set(target, dependencyReport(target, ctx));
+  return ctx.agents.get(target);
+}
+
+/** The target hash over everything the target depends on: its sources and the kagent objects it names. */
+function dependencyReport(target: Target, ctx: HashContext): TargetReport | undefined {
+  if (!checkAnnotationsPath(target, ctx)) return undefined;
+  const before = ctx.results.length;
+  const deps = discoverDependencies(target, ctx.inventory, ctx.results);
+  if (errorsSince(ctx, before)) return undefined;
+  const used = digestUses(deps.uses, ctx, target.obj.subject);
+  const objects = digestObjects(deps.objects, ctx, target.obj.subject);
+  const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+  return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
+}
+
+/** Every map on the way to the annotations must be a map (or absent) before anything is written. */
+function checkAnnotationsPath(target: Target, ctx: HashContext): boolean {
   const before = ctx.results.length;
   new NodeReader(target.obj.subject, ctx.results).mapIn(target.obj.item.node, [], target.annotationsPath);
-  const deps = discoverDependencies(target, ctx.inventory, ctx.results);
-  let report: TargetReport | undefined;
-  if (!ctx.results.slice(before).some((r) => r.severity === 'error')) {
-    const used = digestUses(deps.uses, ctx, target.obj.subject);
-    const objects = digestObjects(deps.objects, ctx, target.obj.subject);
-    const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
-    report = targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
-  }
-  ctx.agents.set(target, report);
-  return report;
+  return !errorsSince(ctx, before);
 }
+
+/** Warnings do not stop a target; errors do. */
+const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
 
 function targetReport(target: Target, hash: string, sources: SourceReport[], config: Config): TargetReport {
   const { obj, annotationsPath } = target;
