@@ -1,38 +1,45 @@
-// Shared by `stamp` and `explain`: read inputs → parse streams → run the core → the stamped text.
+// Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
 import type { Config } from '../function/config.ts';
 import { applyStamp, type StampOutcome } from '../function/index.ts';
 import { hasErrors, type Result } from '../function/results.ts';
 import { parseStream, serializeStream, streamItems, type StreamDoc } from '../function/stream.ts';
 import type { Io } from './io.ts';
-import { readInputs } from './read-inputs.ts';
+import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes } from './settings.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;
   /** The stamped output (meaningful only when there are no errors). */
   output: string;
-  /** The input exactly as read, for comparison. */
-  input: string;
+  /** How many objects the input held. */
+  objects: number;
 }
 
-/** Runs the core over plain multi-document inputs. Parse errors come back as results, not throws. */
+/** Reads plain multi-document inputs and stamps them. */
 export async function stampStreams(paths: readonly string[], config: Config, io: Io): Promise<StreamRun> {
-  const files = await readInputs(paths, io, maxInputBytes(io));
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io);
+}
+
+/**
+ * Runs the core over already-read streams. Parse errors come back as results, not throws.
+ * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
+ */
+export async function stampFiles(files: readonly InputFile[], config: Config, io: Io, keep: (d: StreamDoc) => boolean = () => true): Promise<StreamRun> {
   const hashKey = await loadHashKey(config, io);
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
     const stream = parseStream(file.text, file.path);
     if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs);
+    else parsed.push(stream.docs.filter(keep));
   }
   const empty: StampOutcome = { results, targets: [], changed: new Map() };
-  const input = joinStreams(files.map((f) => f.text));
-  if (hasErrors(results)) return { outcome: empty, output: '', input };
+  if (hasErrors(results)) return { outcome: empty, output: '', objects: 0 };
   const read = streamItems(parsed.flat());
-  if (hasErrors(read.results)) return { outcome: { ...empty, results: read.results }, output: '', input };
+  if (hasErrors(read.results)) return { outcome: { ...empty, results: read.results }, output: '', objects: 0 };
   const outcome = applyStamp(read.items, hashKey ? { config, hashKey } : { config });
-  return { outcome, output: joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed))), input };
+  const output = joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed)));
+  return { outcome, output, objects: read.items.length };
 }
 
 /** Concatenates streams of several files, with a `---` between two files when the next has none. */

@@ -2,16 +2,15 @@
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
 import { parseAllDocuments } from 'yaml';
-import { applyStamp } from '../../function/index.ts';
 import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
 import { formatResult, hasErrors } from '../../function/results.ts';
-import { isLocalConfig, parseStream, serializeStream, streamItems, type StreamDoc } from '../../function/stream.ts';
+import { isLocalConfig } from '../../function/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
-import { loadHashKey, maxInputBytes, summarize } from '../settings.ts';
-import { joinStreams } from '../stamp-streams.ts';
+import { maxInputBytes, summarize } from '../settings.ts';
+import { stampFiles } from '../stamp-streams.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -39,26 +38,15 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   const limit = maxInputBytes(io);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit);
-  const hashKey = await loadHashKey(config, io);
-  const parsed: StreamDoc[][] = [];
-  const results = [];
-  for (const file of files) {
-    const stream = parseStream(file.text, file.path);
-    if ('results' in stream) results.push(...stream.results);
-    // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …)
-    // are not objects to apply: Argo CD would try to.
-    else parsed.push(renderer === 'directory' ? stream.docs.filter((d) => !isLocalConfig(d)) : stream.docs);
-  }
-  if (hasErrors(results)) throw new InputError(summarize(results));
-  const read = streamItems(parsed.flat());
-  if (hasErrors(read.results)) throw new InputError(summarize(read.results));
-  if (read.items.length === 0 && !config.allowEmpty) {
+  // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
+  // not objects to apply: Argo CD would try to.
+  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined);
+  if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
+  if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);
   }
-  const outcome = applyStamp(read.items, hashKey ? { config, hashKey } : { config });
-  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
-  for (const r of outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
-  const text = joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed)));
+  for (const r of run.outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
+  const text = run.output;
   await io.writeStdout(output === 'json' ? toJsonStream(text) : text);
   return 0;
 }
