@@ -101,6 +101,11 @@ export function resourceId(ref: ResourceRef | undefined): string {
   return [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((p) => p !== undefined && p !== '').join('/');
 }
 
+/** Control characters shown as escapes (`\n` → `\\n`), so text taken from input can never add a line. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
 /** One line for a terminal: `severity: file: resource field: message`. */
 export function formatResult(r: Result): string {
   const where = [
@@ -108,7 +113,7 @@ export function formatResult(r: Result): string {
     r.resourceRef ? resourceId(r.resourceRef) : '',
     r.field?.path ?? '',
   ].filter((s) => s !== '');
-  return `${r.severity}: ${where.length ? `${where.join(' ')}: ` : ''}${r.message}`;
+  return oneLine(`${r.severity}: ${where.length ? `${where.join(' ')}: ` : ''}${r.message}`);
 }
 
 function compareStrings(a: string, b: string): number {

@@ -3,6 +3,7 @@
 import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
 import { killChildren } from './exec.ts';
+import { oneLine } from '../function/results.ts';
 import type { Io } from './io.ts';
 
 const io: Io = {
@@ -37,10 +38,10 @@ try {
   process.exitCode = await runCli(argv, io);
 } catch (err) {
   if (err instanceof RollstampError) {
-    process.stderr.write(`rollstamp: ${err.message}\n`);
+    process.stderr.write(`rollstamp: ${oneLine(err.message)}\n`);
     process.exitCode = err.exitCode;
   } else if (isParseArgsError(err)) {
-    process.stderr.write(`rollstamp: ${(err as Error).message}; see --help\n`);
+    process.stderr.write(`rollstamp: ${oneLine((err as Error).message)}; see --help\n`);
     process.exitCode = 2;
   } else {
     // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
