@@ -40,7 +40,7 @@ let preload: string | undefined;
 
 /** Runs `node dist/rollstamp.js ...argv` with a preload that records its peak RSS at exit. */
 export function runMeasured(argv: string[], opts: { stdin?: string | Uint8Array; cwd?: string; env?: Record<string, string> } = {}): Measured {
-  if (preload === undefined) {
+  if (preload === undefined || !existsSync(preload)) { // cleanup() of an earlier test file may have removed it
     const dir = tempDir('rss');
     preload = join(dir, 'rss.cjs');
     writeFileSync(
