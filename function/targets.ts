@@ -85,11 +85,7 @@ function kagentTargetMode(obj: KObject): TargetMode | undefined {
 }
 
 function readKagentTarget(obj: KObject, mode: TargetMode, results: Result[]): Target | undefined {
-  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
-  if (unsafe) {
-    results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
-    return undefined;
-  }
+  if (!isSafeToRead(obj, results)) return undefined;
   if (mode === 'model-config') return { obj, mode, annotationsPath: ['metadata', 'annotations'] };
   const annotationsPath = agentAnnotationsPath(obj, new NodeReader(obj.subject, results));
   return annotationsPath ? { obj, mode, annotationsPath } : undefined;
@@ -132,11 +128,7 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
     results.push(infoResult('IMMUTABLE_TEMPLATE', `the pod template of a ${obj.kind} is immutable; not stamped`, obj.subject));
     return undefined;
   }
-  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
-  if (unsafe) {
-    results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
-    return undefined;
-  }
+  if (!isSafeToRead(obj, results)) return undefined;
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
   const template = reader.mapIn(obj.item.node, [], kind.templatePath);
@@ -160,6 +152,13 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
     results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
   }
   return { obj, mode: 'workload', templatePath: kind.templatePath, annotationsPath: [...kind.templatePath, 'metadata', 'annotations'] };
+}
+
+/** False (with an error result) when an object rollstamp is about to read holds an alias, a merge key or over-deep nesting. */
+export function isSafeToRead(obj: KObject, results: Result[]): boolean {
+  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
+  if (unsafe) results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
+  return unsafe === undefined;
 }
 
 /** The result for an alias, merge key or over-deep nesting found inside an object rollstamp reads. */

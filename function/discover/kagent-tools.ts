@@ -6,6 +6,7 @@ import { relatedId, type Inventory, type KObject } from '../inventory.ts';
 import { errorResult, warningResult } from '../results.ts';
 import { matchesSelector, selectorFromObject } from '../selector.ts';
 import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../yaml-nodes.ts';
+import { isSafeToRead } from '../targets.ts';
 import type { AgentRefs } from './kagent.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
 
@@ -37,11 +38,7 @@ function mcpServerRefs(obj: KObject, server: YAMLMap, path: FieldPath, reader: N
   if (!found || found.length !== 1) return; // missing or ambiguous: handled where the reference is hashed
   const rms = found[0]!;
   if (!crossNamespaceAllowed(obj, rms, field, reader, inventory)) return;
-  const unsafe = findUnsafeNode(rms.item.node, 100);
-  if (unsafe) {
-    reader.results.push(errorResult('ALIAS_NOT_ALLOWED', 'YAML aliases, merge keys or deep nesting in a RemoteMCPServer rollstamp reads', rms.subject));
-    return;
-  }
+  if (!isSafeToRead(rms, reader.results)) return;
   const rmsReader = new NodeReader(rms.subject, reader.results);
   const tls = rmsReader.mapIn(rms.item.node, [], ['spec', 'tls']);
   const ca = tls ? caRef(tls, ['spec', 'tls'], rmsReader) : undefined;

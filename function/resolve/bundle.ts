@@ -3,8 +3,8 @@
 import type { KObject } from '../inventory.ts';
 import { decodeBase64Strict } from '../base64.ts';
 import { errorResult, type Result } from '../results.ts';
-import { MAX_DEPTH, unsafeResult } from '../targets.ts';
-import { child, findUnsafeNode, formatPath, NodeReader } from '../yaml-nodes.ts';
+import { isSafeToRead } from '../targets.ts';
+import { child, formatPath, NodeReader } from '../yaml-nodes.ts';
 
 /** Key → bytes. A Map, so keys such as `__proto__` are ordinary keys. */
 export type SourceEntries = ReadonlyMap<string, Uint8Array>;
@@ -17,11 +17,7 @@ const utf8 = new TextEncoder();
  *   name the object and the field, never the value. Returns undefined when there was any.
  */
 export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntries | undefined {
-  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
-  if (unsafe) {
-    results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
-    return undefined;
-  }
+  if (!isSafeToRead(obj, results)) return undefined;
   const before = results.length;
   const reader = new NodeReader(obj.subject, results);
   const node = obj.item.node;
