@@ -117,7 +117,8 @@ async function checkLink(link: string, shown: string, root: string): Promise<str
   return real;
 }
 
-function decode(bytes: Uint8Array, path: string): string {
+/** Strict UTF-8 text of a file's bytes; an error names the file and the byte offset. */
+export function decode(bytes: Uint8Array, path: string): string {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new InputError(`${path}: invalid UTF-8 at byte ${decoded.offset}`);
   return decoded.text;

@@ -6,11 +6,10 @@ import { parseDocument } from 'yaml';
 import { readConfig, type Config, type RawSettings } from '../function/config.ts';
 import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
-import { decodeUtf8 } from '../function/text.ts';
 import { findUnsafeNode } from '../function/yaml-nodes.ts';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
-import { DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
@@ -30,9 +29,7 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
   const bytes = await readFile(resolve(io.cwd, path)).catch(() => {
     throw new InputError(`${path}: cannot read config file`);
   });
-  const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) throw new InputError(`${path}: invalid UTF-8 at byte ${decoded.offset}`);
-  const doc = parseDocument(decoded.text, PARSE_OPTIONS);
+  const doc = parseDocument(decode(bytes, path), PARSE_OPTIONS);
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
   return plainObject(doc.contents, path);
 }
@@ -69,6 +66,11 @@ export function maxInputBytes(io: Io): number {
   if (raw === undefined || raw === '') return DEFAULT_MAX_INPUT_BYTES;
   if (!/^[1-9][0-9]*$/.test(raw)) throw new UsageError(`${MAX_INPUT_ENV} must be a positive number of bytes`);
   return Number(raw);
+}
+
+/** Each warning result as one `rollstamp: warning: …` line on stderr. */
+export function printWarnings(results: readonly Result[], io: Io): void {
+  for (const r of results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
 }
 
 /** One line for a run that failed: the first error, and how many more there are. */

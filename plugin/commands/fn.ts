@@ -2,11 +2,11 @@
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
 import { applyStamp } from '../../function/index.ts';
 import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
-import { formatResult, hasErrors } from '../../function/results.ts';
-import { decodeUtf8 } from '../../function/text.ts';
+import { hasErrors } from '../../function/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { configFrom, loadHashKey, maxInputBytes, plainObject, summarize } from '../settings.ts';
+import { readInputs } from '../read-inputs.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, summarize } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -26,21 +26,15 @@ Exit status: 0 success, 1 an error result (one line on stderr says why; nothing 
 
 export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
-  const bytes = await io.readStdin();
-  const limit = maxInputBytes(io);
-  if (bytes.length > limit) throw new InputError(`<stdin>: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
-  const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) throw new InputError(`<stdin>: invalid UTF-8 at byte ${decoded.offset}`);
-  const parsed = parseResourceList(decoded.text);
+  const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
+  const parsed = parseResourceList(stdin!.text);
   if ('results' in parsed) throw new InputError(summarize(parsed.results));
   const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
   const hashKey = await loadHashKey(config, io);
   const outcome = applyStamp(parsed.rl.items, hashKey ? { config, hashKey } : { config });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
-  if (io.env.LOG_TO_STDERR === 'true') {
-    for (const r of outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
-  }
+  if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
   await io.writeStdout(serializeResourceList(parsed.rl, outcome.results, outcome.changed));
   return 0;
 }

@@ -3,13 +3,13 @@
 // Argo CD prune the whole application.
 import { parseAllDocuments } from 'yaml';
 import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
-import { formatResult, hasErrors } from '../../function/results.ts';
+import { hasErrors } from '../../function/results.ts';
 import { isLocalConfig } from '../../function/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
-import { maxInputBytes, summarize } from '../settings.ts';
+import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { stampFiles } from '../stamp-streams.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
@@ -45,7 +45,7 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);
   }
-  for (const r of run.outcome.results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
+  printWarnings(run.outcome.results, io);
   const text = run.output;
   await io.writeStdout(output === 'json' ? toJsonStream(text) : text);
   return 0;

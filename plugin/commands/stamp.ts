@@ -1,11 +1,11 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
 import { parseArgs } from 'node:util';
-import { formatResult, hasErrors, resourceId } from '../../function/results.ts';
+import { hasErrors, resourceId } from '../../function/results.ts';
 import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
 import { CheckFailed, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
-import { configFrom, readConfigFile, summarize } from '../settings.ts';
+import { configFrom, printWarnings, readConfigFile, summarize } from '../settings.ts';
 import { stampStreams } from '../stamp-streams.ts';
 
 export const STAMP_HELP = `Usage: rollstamp stamp [flags] [PATH... | -]
@@ -43,7 +43,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const run = await stampStreams(positionals, config, io);
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
-  if (!values.quiet) for (const r of results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
+  if (!values.quiet) printWarnings(results, io);
   if (values.check) {
     const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
