@@ -4,11 +4,11 @@ import type { Config } from './config.ts';
 import { discoverDependencies, mergeRefs, type SourceUse } from './discover/index.ts';
 import { modelConfigRefs, type ObjectRef } from './discover/kagent.ts';
 import type { SourceRef } from './discover/pod-spec.ts';
-import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher } from './hash.ts';
+import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './hash.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
 import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
-import { errorResult, result, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
+import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
 import { currentStamp } from './stamp.ts';
 import type { Target } from './targets.ts';
 import { formatPath, NodeReader } from './yaml-nodes.ts';
@@ -23,6 +23,8 @@ export interface SourceReport {
   optional: boolean;
   keys: Array<{ key: string; present: boolean }>;
   fields: string[];
+  /** The producer whose spec stands for the value (`ExternalSecret ns/name`), or the SOPS Secret itself. */
+  producedBy?: string;
   /** Prefixed digest of this dependency; absent for ignored or invalid sources. */
   digest?: string;
   /** A ModelConfig's own sources. */
@@ -120,14 +122,24 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
     const report = reportSource(use, resolution);
     reports.push(report);
     if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
-    const entries = resolution.from === 'missing' ? undefined : resolution.entries;
-    const keys = entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : [...use.keys.keys()];
-    const digest = ctx.hasher.digest(sourceMessage({ cls: use.cls, namespace: use.namespace, name: use.name, entries, keys }));
+    const digest = ctx.hasher.digest(sourceMessage(sourceInput(use, resolution)));
     report.digest = formatDigest(ctx.hasher, digest);
     digests.push({ id: use.id, digest });
-    reportMissing(use, report, ctx.results, reportTo, ctx.config);
+    reportMissing(use, report, ctx.results, reportTo, ctx.config, resolution.from === 'missing' && resolution.cluster === true);
   }
   return { reports, digests };
+}
+
+/** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields. */
+function sourceInput(use: SourceUse, resolution: Resolution): SourceInput {
+  const id = { cls: use.cls, namespace: use.namespace, name: use.name };
+  const selected = (all: Iterable<string> | undefined): string[] => (all && use.whole ? [...all, ...use.keys.keys()] : [...use.keys.keys()]);
+  if ('produced' in resolution) {
+    const { keyed } = resolution.produced;
+    return { ...id, entries: undefined, produced: resolution.produced, keys: keyed ? selected(keyed.keys()) : [] };
+  }
+  const entries = 'entries' in resolution ? resolution.entries : undefined;
+  return { ...id, entries, keys: selected(entries?.keys()) };
 }
 
 /**
@@ -191,6 +203,10 @@ function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext
   const out: KagentSecret[] = [];
   for (const use of refs.map((ref) => mergeRefs(obj, [ref])[0]!)) {
     const resolution = resolveSource(use, ctx);
+    if ('produced' in resolution) {
+      const why = `hashScheme kagent: ${use.cls} ${use.namespace}/${use.name} is made by ${resolution.produced.producer}, whose values are not in the input; kagent's hash covers them (read them with live: always)`;
+      ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.requiredField ?? use.fields[0]));
+    }
     if (!('entries' in resolution)) continue; // kagent skips objects it cannot find
     const namespacedName = `${use.namespace}/${use.name}`;
     if (use.cls === 'Secret') out.push({ namespacedName, data: resolution.entries });
@@ -200,38 +216,44 @@ function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext
 }
 
 function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
-  const entries = 'entries' in resolution ? resolution.entries : undefined;
+  const produced = 'produced' in resolution ? resolution.produced : undefined;
+  // An unkeyed producer's keys are not known from the input: report the named ones as present.
+  const entries = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
   const names = new Set(entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : use.keys.keys());
-  return {
+  const report: SourceReport = {
     cls: use.cls,
     namespace: use.namespace,
     name: use.name,
     from: resolution.from,
     whole: use.whole,
     optional: use.optional,
-    keys: [...names].sort(byteOrder).map((key) => ({ key, present: entries?.has(key) ?? false })),
+    keys: [...names].sort(byteOrder).map((key) => ({ key, present: entries ? entries.has(key) : produced !== undefined })),
     fields: use.fields,
   };
+  if (produced) report.producedBy = produced.producer;
+  return report;
 }
 
 /**
  * A missing object or key follows onMissing, unless every reference to it is optional; the result points
  * at the first reference that requires it.
  */
-function reportMissing(use: SourceUse, report: SourceReport, results: Result[], subject: Subject, config: Config): void {
+function reportMissing(use: SourceUse, report: SourceReport, results: Result[], subject: Subject, config: Config, cluster = false): void {
   if (config.onMissing === 'ignore') return;
   const severity = config.onMissing === 'error' ? 'error' : 'warning';
   const what = `${use.cls} ${use.namespace}/${use.name}`;
   if (report.from === 'missing') {
     if (use.optional) return;
     const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will change the hash' : '';
-    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in the input${tail}`, subject, use.requiredField));
+    const where = cluster ? 'the input or the cluster' : 'the input';
+    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in ${where}${tail}`, subject, use.requiredField));
     return;
   }
   for (const k of report.keys) {
     const keyUse = use.keys.get(k.key);
     if (!k.present && keyUse && !keyUse.optional) {
-      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}`, subject, keyUse.field));
+      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : '';
+      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}${made}`, subject, keyUse.field));
     }
   }
 }

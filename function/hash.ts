@@ -3,6 +3,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { SCHEME_V1 } from './constants.ts';
 import type { SourceEntries } from './resolve/bundle.ts';
+import type { Produced } from './resolve/producers.ts';
 
 /** A digest function: SHA-256, or HMAC-SHA256 under a key. */
 export interface Hasher {
@@ -42,6 +43,8 @@ export interface SourceInput {
   name: string;
   /** undefined: the object is missing (a fixed marker, so its later appearance changes the hash). */
   entries: SourceEntries | undefined;
+  /** Instead of entries: a producer's value-determining fields (its keyed part selected by `keys`). */
+  produced?: Pick<Produced, 'kind' | 'common' | 'keyed'>;
   /** Keys to encode; an absent one is encoded as absent, never as empty. */
   keys: readonly string[];
 }
@@ -51,20 +54,31 @@ export const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer
 
 /**
  * The scheme v1 message of one source:
- * F("rollstamp.v1") F("source") F(class) F(namespace) F(name), then F("missing"), or F("present") and for each
- * key in byte order F(key) followed by F("value") F(bytes) or F("absent").
+ * F("rollstamp.v1") F("source") F(class) F(namespace) F(name), then
+ * - F("missing"); or
+ * - F("present") and the keys: for each key in byte order F(key) followed by F("value") F(bytes) or F("absent"); or
+ * - for a source made by a producer: F("produced") F(producer kind) F(canonical fields), then F("unkeyed"), or
+ *   F("keyed") and the keys as above, each value being that key's own producer entry.
  */
 export function sourceMessage(input: SourceInput): Buffer {
   const m = new Message().field(SCHEME_V1).field('source').field(input.cls).field(input.namespace).field(input.name);
+  if (input.produced) {
+    m.field('produced').field(input.produced.kind).field(input.produced.common);
+    if (!input.produced.keyed) return m.field('unkeyed').bytes();
+    return appendKeys(m.field('keyed'), input.produced.keyed, input.keys).bytes();
+  }
   if (input.entries === undefined) return m.field('missing').bytes();
-  m.field('present');
-  for (const key of [...new Set(input.keys)].sort(byteOrder)) {
-    const value = input.entries.get(key);
+  return appendKeys(m.field('present'), input.entries, input.keys).bytes();
+}
+
+function appendKeys(m: Message, entries: SourceEntries, keys: readonly string[]): Message {
+  for (const key of [...new Set(keys)].sort(byteOrder)) {
+    const value = entries.get(key);
     m.field(key);
     if (value === undefined) m.field('absent');
     else m.field('value').field(value);
   }
-  return m.bytes();
+  return m;
 }
 
 /**

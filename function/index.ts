@@ -3,11 +3,11 @@
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import type { YAMLMap } from 'yaml';
 import type { Config } from './config.ts';
-import { discoverDependencies, type SourceUse } from './discover/index.ts';
+import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash.ts';
 import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash-targets.ts';
 import { buildInventory, type Inventory } from './inventory.ts';
-import { isInBundle, type FetchedSources } from './resolve/index.ts';
+import { wantsLiveRead, type FetchedSources, type LiveMode } from './resolve/index.ts';
 import type { Item } from './resource-list.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './results.ts';
 import { stampAnnotation } from './stamp.ts';
@@ -32,23 +32,38 @@ export interface StampOutcome {
   changed: Map<YAMLMap, TextEdit | undefined>;
 }
 
+/** A Secret or ConfigMap the plugin should read from the cluster. */
+export interface LiveNeed {
+  /** `Secret/namespace/name`: the key of `fetched`. */
+  id: string;
+  cls: 'Secret' | 'ConfigMap';
+  namespace: string;
+  name: string;
+}
+
 export interface StampPlan {
-  /** Sources no object in the input resolves, by id (`Secret/ns/name`): what a live read could supply. */
-  needs: Array<Pick<SourceUse, 'id' | 'cls' | 'namespace' | 'name'>>;
+  /** Sources to read live, by id (`Secret/ns/name`), sorted. */
+  needs: LiveNeed[];
   results: Result[];
 }
 
-/** Which sources the bundle cannot resolve. Reads only; changes nothing. */
-export function planStamp(items: readonly Item[], config: Config): StampPlan {
+/**
+ * Which Secrets and ConfigMaps to read from the cluster under `live` (see wantsLiveRead). Reads only;
+ * changes nothing.
+ */
+export function planStamp(items: readonly Item[], config: Config, live: LiveMode): StampPlan {
   const results: Result[] = [];
   const inventory = buildInventory(items, config, results);
   const needs = new Map<string, StampPlan['needs'][number]>();
   for (const target of selectTargets(inventory, config, results)) {
     for (const use of discoverDependencies(target, inventory, results).uses) {
-      if (!isInBundle(use, inventory)) needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
+      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, inventory, live)) {
+        needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
+      }
     }
   }
-  return { needs: [...needs.values()], results: sortResults(results) };
+  const sorted = [...needs.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+  return { needs: sorted, results: sortResults(results) };
 }
 
 /**
@@ -88,5 +103,5 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
 }
 
-export type { Config, Inventory };
+export type { Config, Inventory, LiveMode, FetchedSources };
 export type { SourceReport, TargetReport };

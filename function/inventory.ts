@@ -4,6 +4,7 @@ import { isMap, type YAMLMap } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import type { Config } from './config.ts';
 import type { Item } from './resource-list.ts';
+import { producerOutputs, type ProducerOutput } from './resolve/producers.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from './results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from './yaml-nodes.ts';
 
@@ -27,8 +28,17 @@ export interface KObject {
   subject: Subject;
 }
 
-/** Source classes rollstamp hashes; producers (issue-tracked separately) resolve to these too. */
-export type SourceClass = 'Secret' | 'ConfigMap';
+/**
+ * What a target reads: a Secret or ConfigMap (from the bundle, a producer or the cluster), or the files a
+ * SecretProviderClass mounts through a CSI volume (only ever from its producer).
+ */
+export type SourceClass = 'Secret' | 'ConfigMap' | 'SecretProviderClass';
+
+/** A producer in the bundle and what it makes. */
+export interface ProducerEntry {
+  obj: KObject;
+  output: ProducerOutput;
+}
 
 export interface Inventory {
   objects: KObject[];
@@ -36,6 +46,8 @@ export interface Inventory {
   sources: Map<string, KObject[]>;
   /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
   related: Map<string, KObject[]>;
+  /** Producers (SealedSecret, ExternalSecret …) by the `class/namespace/name` of what they make. */
+  producers: Map<string, ProducerEntry[]>;
 }
 
 export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;
@@ -46,7 +58,7 @@ const RELATED: ReadonlySet<string> = new Set(['kagent.dev/ModelConfig', 'kagent.
 /** Key of `related`: `Kind/namespace/name` (a Namespace is `Namespace//name`). */
 export const relatedId = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
-function addTo(map: Map<string, KObject[]>, id: string, obj: KObject): void {
+function addTo<T>(map: Map<string, T[]>, id: string, obj: T): void {
   const list = map.get(id);
   if (list) list.push(obj);
   else map.set(id, [obj]);
@@ -61,6 +73,7 @@ export function buildInventory(items: readonly Item[], config: Config, results: 
   const objects: KObject[] = [];
   const sources = new Map<string, KObject[]>();
   const related = new Map<string, KObject[]>();
+  const producers = new Map<string, ProducerEntry[]>();
   for (const item of items) {
     const obj = readObject(item, config, results);
     if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') continue;
@@ -70,8 +83,9 @@ export function buildInventory(items: readonly Item[], config: Config, results: 
     if (RELATED.has(`${obj.group}/${obj.kind}`)) {
       addTo(related, relatedId(obj.kind, obj.kind === 'Namespace' ? '' : obj.namespace, obj.name), obj);
     }
+    for (const output of producerOutputs(obj)) addTo(producers, sourceId(output.cls, obj.namespace, output.name), { obj, output });
   }
-  return { objects, sources, related };
+  return { objects, sources, related, producers };
 }
 
 function readObject(item: Item, config: Config, results: Result[]): KObject | undefined {

@@ -15,6 +15,9 @@ export type ResultCode =
   | 'BAD_BASE64'
   | 'DUPLICATE_KEY'
   | 'DUPLICATE_SOURCE'
+  | 'AMBIGUOUS_SOURCE' // a plain Secret and a producer (or two producers) define the same Secret
+  | 'DEPRECATED_API'
+  | 'UNMATCHABLE_KAGENT_HASH' // hashScheme kagent over a Secret whose values only the cluster has
   | 'BAD_ANNOTATION'
   | 'MISSING_SOURCE'
   | 'MISSING_KEY'

@@ -1,5 +1,6 @@
 // Discover stage: the Secret and ConfigMap references inside one pod spec — env keyRefs (that key only),
-// envFrom (whole), secret/configMap volumes and projected sources (listed items, else whole).
+// envFrom (whole), secret/configMap volumes and projected sources (listed items, else whole), and the
+// SecretProviderClass of a Secrets Store CSI volume.
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { YAMLMap } from 'yaml';
 import type { SourceClass } from '../inventory.ts';
@@ -69,6 +70,12 @@ export function volumeRefs(volume: YAMLMap, path: FieldPath, reader: NodeReader)
   const secret = objectRef(child(volume, 'secret'), [...path, 'secret'], 'Secret', 'secretName', reader, false);
   const configMap = objectRef(child(volume, 'configMap'), [...path, 'configMap'], 'ConfigMap', 'name', reader, false);
   for (const ref of [secret, configMap]) if (ref) refs.push(ref);
+  // A Secrets Store CSI volume mounts what its SecretProviderClass fetches: the class stands for the files.
+  const attributes = reader.mapIn(volume, path, ['csi', 'volumeAttributes']);
+  const providerClass = attributes ? reader.str(child(attributes, 'secretProviderClass'), [...path, 'csi', 'volumeAttributes', 'secretProviderClass']) : undefined;
+  if (providerClass) {
+    refs.push({ cls: 'SecretProviderClass', namespace: '', name: providerClass, keys: 'whole', optional: false, field: formatPath([...path, 'csi', 'volumeAttributes', 'secretProviderClass']) });
+  }
   const projected = reader.map(child(volume, 'projected'), [...path, 'projected']);
   const sources = projected ? reader.seq(child(projected, 'sources'), [...path, 'projected', 'sources']) : undefined;
   sources?.items.forEach((s, i) => {

@@ -1,22 +1,32 @@
-// Resolve stage entry: a resolver chain from SourceUse to bytes. The bundle answers first; producers
-// (SealedSecret, ExternalSecret …) and the live cluster are further links, added without touching the rest.
+// Resolve stage entry: a SourceUse → what its digest covers. Order (DESIGN "Sources"): a plain Secret or
+// ConfigMap in the bundle; the live cluster, for what the plugin read (live: missing | always); a SOPS Secret
+// or a producer in the bundle; else missing. The core never reads the cluster itself: the plugin passes
+// what it read as `fetched`.
 import { IGNORE_ANNOTATION } from '../constants.ts';
-import type { Inventory } from '../inventory.ts';
+import type { Inventory, KObject } from '../inventory.ts';
 import { formatPath } from '../yaml-nodes.ts';
 import { errorResult, type Result } from '../results.ts';
 import type { SourceUse } from '../discover/index.ts';
+import { isSafeToRead } from '../targets.ts';
 import { decodeSourceObject, type SourceEntries } from './bundle.ts';
+import { isSopsSecret, readProduced, readSops, type Produced } from './producers.ts';
 
 /** Where a source's bytes came from. */
 export type Resolution =
   | { from: 'bundle' | 'cluster'; entries: SourceEntries }
+  /** A producer in the bundle, or a SOPS Secret (`bundle`): the fields that determine the value. */
+  | { from: 'bundle' | 'producer'; produced: Produced }
   | { from: 'ignored' }
-  | { from: 'missing' }
+  /** `cluster`: a live read found nothing either. */
+  | { from: 'missing'; cluster?: boolean }
   /** The object exists but could not be read; the errors are already in the results. */
   | { from: 'invalid' };
 
 /** Sources read outside the core (the live cluster): id → entries, or null for "not found". */
 export type FetchedSources = ReadonlyMap<string, SourceEntries | null>;
+
+/** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
+export type LiveMode = 'never' | 'missing' | 'always';
 
 export interface ResolveContext {
   inventory: Inventory;
@@ -26,54 +36,73 @@ export interface ResolveContext {
   cache: Map<string, Resolution>;
 }
 
-type Resolver = (use: SourceUse, ctx: ResolveContext) => Resolution | undefined;
-
-const resolveFromBundle: Resolver = (use, ctx) => {
-  const found = ctx.inventory.sources.get(use.id);
-  if (!found) return undefined;
-  const first = found[0]!;
-  if (found.length > 1) {
-    ctx.results.push(errorResult('DUPLICATE_SOURCE', `${use.cls} ${use.namespace}/${use.name} appears ${found.length} times in the input`, first.subject));
-    return { from: 'invalid' };
-  }
-  if (first.metadataProblems.length > 0) {
-    ctx.results.push(...first.metadataProblems);
-    return { from: 'invalid' };
-  }
-  const ignore = first.annotations.get(IGNORE_ANNOTATION);
-  if (ignore !== undefined && ignore !== 'true' && ignore !== 'false') {
-    ctx.results.push(errorResult('BAD_ANNOTATION', `${IGNORE_ANNOTATION} must be "true" or "false"`, first.subject, formatPath(['metadata', 'annotations', IGNORE_ANNOTATION])));
-    return { from: 'invalid' };
-  }
-  if (ignore === 'true') return { from: 'ignored' };
-  const entries = decodeSourceObject(first, ctx.results);
-  return entries ? { from: 'bundle', entries } : { from: 'invalid' };
-};
-
-const resolveFromFetched: Resolver = (use, ctx) => {
-  const entries = ctx.fetched?.get(use.id);
-  return entries ? { from: 'cluster', entries } : undefined;
-};
-
-const CHAIN: readonly Resolver[] = [resolveFromBundle, resolveFromFetched];
-
-/** Resolves a source through the chain; `missing` when no link knows it. */
+/** Resolves a source (once per id). */
 export function resolveSource(use: SourceUse, ctx: ResolveContext): Resolution {
-  const cached = ctx.cache.get(use.id);
-  if (cached) return cached;
-  let resolution: Resolution = { from: 'missing' };
-  for (const resolver of CHAIN) {
-    const r = resolver(use, ctx);
-    if (r) {
-      resolution = r;
-      break;
-    }
+  let resolution = ctx.cache.get(use.id);
+  if (!resolution) {
+    resolution = resolveUncached(use, ctx);
+    ctx.cache.set(use.id, resolution);
   }
-  ctx.cache.set(use.id, resolution);
   return resolution;
 }
 
-/** True when the bundle holds the object (even if ignored or invalid): no live read is needed. */
-export function isInBundle(use: SourceUse, inventory: Inventory): boolean {
-  return inventory.sources.has(use.id);
+function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
+  const plain = ctx.inventory.sources.get(use.id) ?? [];
+  const producers = ctx.inventory.producers.get(use.id) ?? [];
+  const what = `${use.cls} ${use.namespace}/${use.name}`;
+  if (plain.length + producers.length > 1) {
+    const subject = (plain[0] ?? producers[0]!.obj).subject;
+    if (producers.length === 0) ctx.results.push(errorResult('DUPLICATE_SOURCE', `${what} appears ${plain.length} times in the input`, subject));
+    else {
+      const makers = [...plain.map((o) => `${o.kind} ${o.namespace}/${o.name}`), ...producers.map((p) => `${p.obj.kind} ${p.obj.namespace}/${p.obj.name}`)];
+      ctx.results.push(errorResult('AMBIGUOUS_SOURCE', `${what} is defined by more than one object: ${makers.join(', ')}`, subject));
+    }
+    return { from: 'invalid' };
+  }
+  const obj: KObject | undefined = plain[0] ?? producers[0]?.obj;
+  if (obj) {
+    const state = readable(obj, ctx.results);
+    if (state) return state;
+    if (plain.length === 1 && !isSopsSecret(obj)) {
+      const entries = decodeSourceObject(obj, ctx.results);
+      return entries ? { from: 'bundle', entries } : { from: 'invalid' };
+    }
+  }
+  const live = ctx.fetched?.get(use.id);
+  if (live !== undefined) return live === null ? { from: 'missing', cluster: true } : { from: 'cluster', entries: live };
+  if (!obj) return { from: 'missing' };
+  if (!isSafeToRead(obj, ctx.results)) return { from: 'invalid' };
+  const produced = plain.length === 1 ? readSops(obj, ctx.results) : readProduced(obj, producers[0]!.output, ctx.results);
+  if (!produced) return { from: 'invalid' };
+  return plain.length === 1 ? { from: 'bundle', produced } : { from: 'producer', produced };
+}
+
+/** Metadata problems make an object invalid; `rollstamp.dev/ignore: "true"` makes it contribute nothing. */
+function readable(obj: KObject, results: Result[]): Resolution | undefined {
+  if (obj.metadataProblems.length > 0) {
+    results.push(...obj.metadataProblems);
+    return { from: 'invalid' };
+  }
+  const ignore = obj.annotations.get(IGNORE_ANNOTATION);
+  if (ignore !== undefined && ignore !== 'true' && ignore !== 'false') {
+    results.push(errorResult('BAD_ANNOTATION', `${IGNORE_ANNOTATION} must be "true" or "false"`, obj.subject, formatPath(['metadata', 'annotations', IGNORE_ANNOTATION])));
+    return { from: 'invalid' };
+  }
+  return ignore === 'true' ? { from: 'ignored' } : undefined;
+}
+
+/**
+ * Whether the plugin should read this source from the cluster: with `missing`, when nothing in the bundle
+ * defines it; with `always`, also when only a producer or a SOPS Secret does (the live bytes then decide).
+ * A plain Secret or ConfigMap in the bundle, and a SecretProviderClass mount, are never read live.
+ */
+export function wantsLiveRead(use: SourceUse, inventory: Inventory, mode: LiveMode): boolean {
+  if (mode === 'never' || use.cls === 'SecretProviderClass') return false;
+  const plain = inventory.sources.get(use.id) ?? [];
+  const producers = inventory.producers.get(use.id) ?? [];
+  if (plain.length + producers.length === 0) return true;
+  if (mode !== 'always' || plain.length + producers.length > 1) return false;
+  const obj = plain[0] ?? producers[0]!.obj;
+  if (obj.annotations.get(IGNORE_ANNOTATION) === 'true') return false;
+  return plain.length === 0 || isSopsSecret(obj);
 }

@@ -64,10 +64,12 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
 
 function renderSource(s: SourceReport, indent = '  '): string[] {
   const keys = s.keys.map((k) => (k.present ? k.key : `${k.key} (absent)`));
-  const flags = [s.from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
+  const from = s.producedBy && s.from === 'producer' ? `producer: ${s.producedBy}` : s.producedBy ? `${s.from}, sops` : s.from;
+  const flags = [from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
   const lines = [`${indent}${s.cls} ${s.namespace}/${s.name}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
   if (s.cls === 'Secret' || s.cls === 'ConfigMap') {
-    lines.push(`${indent}  ${s.whole ? `all keys${keys.length ? `: ${keys.join(', ')}` : ' (none)'}` : `keys: ${keys.join(', ')}`}`);
+    const none = s.from === 'producer' ? ' (as the producer makes them)' : ' (none)';
+    lines.push(`${indent}  ${s.whole ? `all keys${keys.length ? `: ${keys.join(', ')}` : none}` : `keys: ${keys.join(', ')}`}`);
   }
   lines.push(...s.fields.map((f) => `${indent}  via ${f}`));
   // A ModelConfig is hashed as a unit: show what it is made of.

@@ -1,0 +1,249 @@
+// Resolve stage: objects in the bundle that produce a Secret (or a mounted volume) at runtime — SealedSecret,
+// ExternalSecret, VaultStaticSecret, SecretProviderClass, cert-manager Certificate — and SOPS-encrypted
+// Secrets. The value is not in Git, so the digest covers exactly the spec fields that determine it: a change
+// there (a new ciphertext, a pinned version, a new store path) rolls the workload; refresh intervals, labels
+// and other fields that do not change the value do not. New producers are rows in PRODUCERS.
+import { isMap, type YAMLMap } from 'yaml';
+import { canonicalJson, canonicalObject } from '../canonical.ts';
+import type { KObject, SourceClass } from '../inventory.ts';
+import { warningResult, type Result } from '../results.ts';
+import { child, childIn, NodeReader, stringValue } from '../yaml-nodes.ts';
+
+/** What a producer (or a SOPS Secret) contributes to a source digest. */
+export interface Produced {
+  /** `group/Kind` of the producer (`external-secrets.io/ExternalSecret`), or `sops`. */
+  kind: string;
+  /** The producer, for reports: `Kind namespace/name`. */
+  producer: string;
+  /** Canonical bytes of the fields that determine every key's value. */
+  common: Uint8Array;
+  /**
+   * Per-key inputs when the produced keys are known and each depends only on its own entry (a keyed
+   * reference then hashes only its key). Undefined: the fields in `common` decide every key.
+   */
+  keyed?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** One object a producer makes: a Secret, a ConfigMap, or (SecretProviderClass) the files of a CSI mount. */
+export interface ProducerOutput {
+  cls: SourceClass;
+  name: string;
+}
+
+interface ProducerKind {
+  group: string;
+  kind: string;
+  /** apiVersions read with a deprecation warning. */
+  deprecated?: Readonly<Record<string, string>>;
+  outputs(spec: YAMLMap | undefined, obj: KObject): ProducerOutput[];
+  read(spec: YAMLMap | undefined, obj: KObject, output: ProducerOutput): Omit<Produced, 'kind' | 'producer'>;
+}
+
+const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+const omit = (...keys: string[]): ReadonlySet<string> => new Set(keys);
+const str = (node: unknown): string | undefined => {
+  const s = stringValue(node);
+  return s === undefined || s === '' ? undefined : s;
+};
+const mapItems = (node: unknown): Array<[string, unknown]> =>
+  (node as YAMLMap | undefined)?.items?.flatMap((p) => {
+    const k = stringValue(p.key);
+    return k === undefined ? [] : [[k, p.value] as [string, unknown]];
+  }) ?? [];
+const seqItems = (node: unknown): unknown[] => ((node as { items?: unknown[] } | undefined)?.items ?? []);
+const isEmpty = (node: unknown): boolean => node === undefined || node === null || seqItems(node).length === 0;
+
+/** Template and metadata fields that shape the produced Secret's labels and annotations, never its values. */
+const TEMPLATE_METADATA = omit('metadata');
+
+const SEALED_SECRET: ProducerKind = {
+  group: 'bitnami.com',
+  kind: 'SealedSecret',
+  // The controller always names the Secret after the SealedSecret (template.metadata.name is overridden).
+  outputs: (_spec, obj) => [{ cls: 'Secret', name: obj.name }],
+  read(spec, obj) {
+    const template = child(spec ?? emptyMap, 'template');
+    const templateData = childIn(template, ['data']);
+    const common: Record<string, string | undefined> = {
+      // The scope annotations change the encryption label, so they decide whether decryption succeeds.
+      clusterWide: scopeAnnotation(obj, 'sealedsecrets.bitnami.com/cluster-wide'),
+      namespaceWide: scopeAnnotation(obj, 'sealedsecrets.bitnami.com/namespace-wide'),
+      template: canonicalJson(template, TEMPLATE_METADATA),
+      data: canonicalJson(child(spec ?? emptyMap, 'data')), // deprecated whole-Secret ciphertext
+    };
+    const encrypted = child(spec ?? emptyMap, 'encryptedData');
+    // template.data may combine any decrypted values: then every ciphertext decides every key.
+    if (mapItems(templateData).length > 0 || common.data !== 'null') {
+      return { common: canonicalObject({ ...common, encryptedData: canonicalJson(encrypted) }) };
+    }
+    const keyed = new Map(mapItems(encrypted).map(([k, v]) => [k, utf8(canonicalJson(v))]));
+    return { common: canonicalObject(common), keyed };
+  },
+};
+
+function scopeAnnotation(obj: KObject, key: string): string | undefined {
+  const v = obj.annotations.get(key);
+  return v === undefined ? undefined : JSON.stringify(v);
+}
+
+const EXTERNAL_SECRET: ProducerKind = {
+  group: 'external-secrets.io',
+  kind: 'ExternalSecret',
+  deprecated: { 'external-secrets.io/v1beta1': 'external-secrets.io/v1beta1 is deprecated and no longer served by External Secrets Operator; use external-secrets.io/v1' },
+  outputs(spec, obj) {
+    const target = child(spec ?? emptyMap, 'target');
+    const name = str(childIn(target, ['name'])) ?? obj.name;
+    // target.manifest makes ESO write another kind; only a ConfigMap is something rollstamp hashes.
+    const manifest = childIn(target, ['manifest']);
+    if (manifest !== undefined && manifest !== null) {
+      const kind = stringValue(childIn(manifest, ['kind']));
+      const apiVersion = stringValue(childIn(manifest, ['apiVersion']));
+      return kind === 'ConfigMap' && apiVersion === 'v1' ? [{ cls: 'ConfigMap', name }] : kind === 'Secret' && apiVersion === 'v1' ? [{ cls: 'Secret', name }] : [];
+    }
+    return [{ cls: 'Secret', name }];
+  },
+  read(spec) {
+    const s = spec ?? emptyMap;
+    const template = childIn(s, ['target', 'template']);
+    const common: Record<string, string | undefined> = {
+      secretStoreRef: canonicalJson(child(s, 'secretStoreRef')),
+      template: canonicalJson(template, TEMPLATE_METADATA),
+      dataFrom: isEmpty(child(s, 'dataFrom')) ? undefined : canonicalJson(child(s, 'dataFrom')),
+      manifest: canonicalJson(childIn(s, ['target', 'manifest'])),
+    };
+    const data = child(s, 'data');
+    // dataFrom brings keys not named in Git, and a template may combine any of them: then no key stands alone.
+    if (common.dataFrom !== undefined || (template !== undefined && template !== null)) {
+      return { common: canonicalObject({ ...common, data: canonicalJson(data) }) };
+    }
+    const perKey = new Map<string, string[]>();
+    for (const item of seqItems(data)) {
+      const key = stringValue(childIn(item, ['secretKey']));
+      if (key === undefined) continue;
+      const list = perKey.get(key) ?? [];
+      list.push(canonicalJson(item, omit('secretKey')));
+      perKey.set(key, list);
+    }
+    const keyed = new Map([...perKey].map(([k, items]) => [k, utf8(`[${items.join(',')}]`)]));
+    return { common: canonicalObject(common), keyed };
+  },
+};
+
+const VAULT_STATIC_SECRET: ProducerKind = {
+  group: 'secrets.hashicorp.com',
+  kind: 'VaultStaticSecret',
+  outputs(spec) {
+    const name = str(childIn(spec, ['destination', 'name']));
+    return name === undefined ? [] : [{ cls: 'Secret', name }];
+  },
+  read(spec) {
+    const s = spec ?? emptyMap;
+    const destination = child(s, 'destination');
+    return {
+      common: canonicalObject({
+        mount: canonicalJson(child(s, 'mount')),
+        path: canonicalJson(child(s, 'path')),
+        type: canonicalJson(child(s, 'type')),
+        version: canonicalJson(child(s, 'version')),
+        namespace: canonicalJson(child(s, 'namespace')),
+        vaultAuthRef: canonicalJson(child(s, 'vaultAuthRef')),
+        // The destination's type and transformation templates shape the values; its labels do not.
+        destinationType: canonicalJson(childIn(destination, ['type'])),
+        transformation: canonicalJson(childIn(destination, ['transformation'])),
+      }),
+    };
+  },
+};
+
+const SECRET_PROVIDER_CLASS: ProducerKind = {
+  group: 'secrets-store.csi.x-k8s.io',
+  kind: 'SecretProviderClass',
+  outputs(spec, obj) {
+    const out: ProducerOutput[] = [{ cls: 'SecretProviderClass', name: obj.name }];
+    for (const so of seqItems(child(spec ?? emptyMap, 'secretObjects'))) {
+      const name = str(childIn(so, ['secretName']));
+      if (name !== undefined) out.push({ cls: 'Secret', name });
+    }
+    return out;
+  },
+  read(spec, _obj, output) {
+    const s = spec ?? emptyMap;
+    // The provider's parameters (objectVersion included, inside the YAML string Azure and AWS use) decide
+    // every mounted file; they are hashed as written.
+    const base = { provider: canonicalJson(child(s, 'provider')), parameters: canonicalJson(child(s, 'parameters')) };
+    if (output.cls === 'SecretProviderClass') return { common: canonicalObject(base) };
+    const secretObjects = seqItems(child(s, 'secretObjects')).filter((so) => str(childIn(so, ['secretName'])) === output.name);
+    const mapping = `[${secretObjects.map((so) => canonicalJson(so, omit('labels', 'annotations'))).join(',')}]`;
+    return { common: canonicalObject({ ...base, secretObjects: mapping }) };
+  },
+};
+
+const CERTIFICATE: ProducerKind = {
+  group: 'cert-manager.io',
+  kind: 'Certificate',
+  outputs(spec) {
+    const name = str(child(spec ?? emptyMap, 'secretName'));
+    return name === undefined ? [] : [{ cls: 'Secret', name }];
+  },
+  // Every spec field shapes the issued certificate or key, except where it is stored and when it is renewed.
+  read: (spec) => ({ common: utf8(canonicalJson(spec, omit('secretName', 'secretTemplate', 'renewBefore', 'renewBeforePercentage', 'revisionHistoryLimit'))) }),
+};
+
+export const PRODUCERS: readonly ProducerKind[] = [SEALED_SECRET, EXTERNAL_SECRET, VAULT_STATIC_SECRET, SECRET_PROVIDER_CLASS, CERTIFICATE];
+const BY_GROUP_KIND = new Map(PRODUCERS.map((p) => [`${p.group}/${p.kind}`, p]));
+
+const emptyMap = { items: [] } as unknown as YAMLMap;
+
+/** The producer row of an object, if it is one. */
+export function producerKindOf(obj: KObject): ProducerKind | undefined {
+  return BY_GROUP_KIND.get(`${obj.group}/${obj.kind}`);
+}
+
+/**
+ * What a producer makes, by name; a non-map spec makes nothing (reported when something references it).
+ * A SecretProviderClass also "makes" its own CSI mount, which pod volumes reference by the class's name.
+ */
+export function producerOutputs(obj: KObject): ProducerOutput[] {
+  const kind = producerKindOf(obj);
+  if (!kind) return [];
+  const spec = child(obj.item.node, 'spec');
+  return kind.outputs(isMap(spec) ? spec : undefined, obj);
+}
+
+/**
+ * The digest inputs of one producer output. Call only after isSafeToRead(obj).
+ * - A spec that is not a map, or a deprecated apiVersion, is a result (error, warning).
+ */
+export function readProduced(obj: KObject, output: ProducerOutput, results: Result[]): Produced | undefined {
+  const kind = producerKindOf(obj)!;
+  const reader = new NodeReader(obj.subject, results);
+  const before = results.length;
+  const spec = reader.map(child(obj.item.node, 'spec'), ['spec']);
+  if (results.length > before) return undefined;
+  const deprecation = kind.deprecated?.[obj.apiVersion];
+  if (deprecation) results.push(warningResult('DEPRECATED_API', deprecation, obj.subject, 'apiVersion'));
+  return { kind: `${kind.group}/${kind.kind}`, producer: `${kind.kind} ${obj.namespace}/${obj.name}`, ...kind.read(spec, obj, output) };
+}
+
+/** A SOPS-encrypted Secret (a top-level `sops` map): its values are ciphertext, never base64-decoded. */
+export function isSopsSecret(obj: KObject): boolean {
+  return obj.group === '' && obj.kind === 'Secret' && isMap(child(obj.item.node, 'sops'));
+}
+
+/**
+ * A SOPS Secret's digest inputs: each key's ciphertext as written (from `data` or `stringData`), and
+ * `sops.mac`, the MAC over every value, which changes whenever any value does.
+ */
+export function readSops(obj: KObject, results: Result[]): Produced | undefined {
+  const reader = new NodeReader(obj.subject, results);
+  const before = results.length;
+  const keyed = new Map<string, Uint8Array>();
+  for (const field of ['data', 'stringData'] as const) {
+    const map = reader.map(child(obj.item.node, field), [field]);
+    for (const [key, value] of map ? reader.stringEntries(map, [field]) : []) keyed.set(key, utf8(JSON.stringify({ [field]: value })));
+  }
+  const mac = reader.str(childIn(obj.item.node, ['sops', 'mac']), ['sops', 'mac']);
+  if (results.length > before) return undefined;
+  return { kind: 'sops', producer: `Secret ${obj.namespace}/${obj.name}`, common: canonicalObject({ mac: JSON.stringify(mac ?? null) }), keyed };
+}
+
