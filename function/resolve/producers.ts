@@ -65,10 +65,8 @@ const SEALED_SECRET: ProducerKind = {
     const template = child(spec ?? emptyMap, 'template');
     const templateData = childIn(template, ['data']);
     const common: Record<string, string | undefined> = {
-      // The scope annotations change the encryption label, so they decide whether decryption succeeds.
-      clusterWide: scopeAnnotation(obj, 'sealedsecrets.bitnami.com/cluster-wide'),
-      namespaceWide: scopeAnnotation(obj, 'sealedsecrets.bitnami.com/namespace-wide'),
-      template: canonicalJson(template, TEMPLATE_METADATA),
+      scope: sealingScope(obj),
+      template: templateValues(template),
       data: canonicalJson(child(spec ?? emptyMap, 'data')), // deprecated whole-Secret ciphertext
     };
     const encrypted = child(spec ?? emptyMap, 'encryptedData');
@@ -81,9 +79,20 @@ const SEALED_SECRET: ProducerKind = {
   },
 };
 
-function scopeAnnotation(obj: KObject, key: string): string | undefined {
-  const v = obj.annotations.get(key);
-  return v === undefined ? undefined : JSON.stringify(v);
+/**
+ * The sealing scope changes the encryption label, so it decides whether decryption succeeds. The controller
+ * acts only on "true", and cluster-wide wins over namespace-wide.
+ */
+function sealingScope(obj: KObject): string | undefined {
+  if (obj.annotations.get('sealedsecrets.bitnami.com/cluster-wide') === 'true') return '"cluster-wide"';
+  if (obj.annotations.get('sealedsecrets.bitnami.com/namespace-wide') === 'true') return '"namespace-wide"';
+  return undefined;
+}
+
+/** A template's value-shaping part; undefined when it holds nothing but metadata (then values pass unchanged). */
+function templateValues(template: unknown): string | undefined {
+  const json = canonicalJson(template, TEMPLATE_METADATA);
+  return json === '{}' || json === 'null' ? undefined : json;
 }
 
 const EXTERNAL_SECRET: ProducerKind = {
@@ -107,13 +116,13 @@ const EXTERNAL_SECRET: ProducerKind = {
     const template = childIn(s, ['target', 'template']);
     const common: Record<string, string | undefined> = {
       secretStoreRef: canonicalJson(child(s, 'secretStoreRef')),
-      template: canonicalJson(template, TEMPLATE_METADATA),
+      template: templateValues(template),
       dataFrom: isEmpty(child(s, 'dataFrom')) ? undefined : canonicalJson(child(s, 'dataFrom')),
       manifest: canonicalJson(childIn(s, ['target', 'manifest'])),
     };
     const data = child(s, 'data');
     // dataFrom brings keys not named in Git, and a template may combine any of them: then no key stands alone.
-    if (common.dataFrom !== undefined || (template !== undefined && template !== null)) {
+    if (common.dataFrom !== undefined || common.template !== undefined) {
       return { common: canonicalObject({ ...common, data: canonicalJson(data) }) };
     }
     const perKey = new Map<string, string[]>();
