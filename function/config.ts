@@ -6,6 +6,7 @@ import schema from '../schemas/rollstamp-config.schema.json' with { type: 'json'
 import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from './constants.ts';
 import { errorResult, type Result } from './results.ts';
 import { parseSelector, type Selector } from './selector.ts';
+import type { LiveMode } from './resolve/index.ts';
 
 export type OnMissing = 'warn' | 'error' | 'ignore';
 
@@ -27,6 +28,8 @@ export interface Config {
   kagent: 'enabled' | 'disabled';
   /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
   hashScheme: 'v1' | 'kagent';
+  /** Default: `never`. What the plugin reads from the cluster (the core only says what it would need). */
+  live: LiveMode;
   /** `rollstamp generate` only: renderer override. Default: detected. */
   renderer?: 'kustomize' | 'helm' | 'directory';
   /** `rollstamp generate` only: helm values files. Default: none. */
@@ -42,6 +45,7 @@ export const DEFAULT_CONFIG: Config = {
   defaultNamespace: DEFAULT_NAMESPACE,
   kagent: 'enabled',
   hashScheme: 'v1',
+  live: 'never',
   allowEmpty: false,
 };
 
@@ -90,6 +94,7 @@ export function readConfig(
     defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
     kagent: (s.kagent as Config['kagent']) ?? DEFAULT_CONFIG.kagent,
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
+    live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
     allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
   };
   if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;

@@ -51,7 +51,7 @@ export interface StampPlan {
  * Which Secrets and ConfigMaps to read from the cluster under `live` (see wantsLiveRead). Reads only;
  * changes nothing.
  */
-export function planStamp(items: readonly Item[], config: Config, live: LiveMode): StampPlan {
+export function planStamp(items: readonly Item[], config: Config, live: LiveMode = config.live): StampPlan {
   const results: Result[] = [];
   const inventory = buildInventory(items, config, results);
   const needs = new Map<string, StampPlan['needs'][number]>();

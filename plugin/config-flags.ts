@@ -12,6 +12,9 @@ export const CONFIG_FLAG_OPTIONS = {
   'hash-key-file': { type: 'string' },
   kagent: { type: 'string' },
   'hash-scheme': { type: 'string' },
+  live: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/rollstamp-config.schema.json):
@@ -24,7 +27,13 @@ export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/r
   -n, --default-namespace NS    namespace of objects without one (default: default)
       --hash-key-file FILE      HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)
       --kagent enabled|disabled stamp kagent Agents and ModelConfigs (default: enabled)
-      --hash-scheme v1|kagent   kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)`;
+      --hash-scheme v1|kagent   kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)
+      --live never|missing|always
+                                read Secrets/ConfigMaps from the cluster: missing = only what the input
+                                does not define; always = also what a producer (ExternalSecret …) makes
+                                (default: never; needs "get" on secrets/configmaps)
+      --kubeconfig FILE         kubeconfig for live reads (default: KUBECONFIG, ~/.kube/config, in-cluster)
+      --context NAME            kubeconfig context for live reads (default: the current context)`;
 
 const FIELD_OF: Record<string, string> = {
   targets: 'targets',
@@ -35,6 +44,7 @@ const FIELD_OF: Record<string, string> = {
   'hash-key-file': 'hashKeyFile',
   kagent: 'kagent',
   'hash-scheme': 'hashScheme',
+  live: 'live',
 };
 
 /** Config fields set by flags, named as in the config. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config, RawSettings } from '../../function/config.ts';
 import { UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
+import { LIVE_ENV } from '../live-sources.ts';
 import { configFrom, readConfigFile } from '../settings.ts';
 
 /** Settings an Application may set, by config name. */
@@ -50,6 +51,12 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     if (param.map !== undefined) throw new UsageError(`${where}: expected a string or an array, not a map`);
     overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
     labels[field] = where;
+  }
+  // The operator's live mode, from the sidecar's own environment (a repository cannot set it).
+  const live = io.env[LIVE_ENV];
+  if (live !== undefined && live !== '') {
+    overrides.live = live;
+    labels.live = LIVE_ENV;
   }
   const namespace = io.env.ARGOCD_APP_NAMESPACE;
   if (namespace) {

@@ -5,6 +5,7 @@ import { parseResourceList, serializeResourceList } from '../../function/resourc
 import { hasErrors } from '../../function/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
+import { readLiveSources } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, summarize } from '../settings.ts';
 
@@ -15,8 +16,9 @@ with every target's pod template stamped and results in .results.
 
 functionConfig: a RollstampConfig (apiVersion rollstamp.dev/v1alpha1, settings under spec) or a ConfigMap
 (settings under data, what \`kpt fn eval -- key=value\` sends). Settings: targets, selector, annotationKey,
-onMissing, defaultNamespace, hashKeyFile, kagent, hashScheme. The env ROLLSTAMP_HASH_KEY keys digests with
-HMAC-SHA256.
+onMissing, defaultNamespace, hashKeyFile, kagent, hashScheme, live (never|missing|always: read Secrets and
+ConfigMaps from the cluster of KUBECONFIG or the in-cluster service account). The env ROLLSTAMP_HASH_KEY
+keys digests with HMAC-SHA256.
 
 Examples:
   kpt fn eval ./pkg --exec "rollstamp" -- selector=restart-on-config-update=true
@@ -31,7 +33,8 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if ('results' in parsed) throw new InputError(summarize(parsed.results));
   const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
   const hashKey = await loadHashKey(config, io);
-  const outcome = applyStamp(parsed.rl.items, hashKey ? { config, hashKey } : { config });
+  const fetched = await readLiveSources(parsed.rl.items, config, {}, io);
+  const outcome = applyStamp(parsed.rl.items, { config, ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}) });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
   if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);

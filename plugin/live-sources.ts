@@ -1,0 +1,100 @@
+// Live reads between the core's plan and its stamp: asks the core which Secrets and ConfigMaps the cluster
+// should supply, keeps those inside the tenant scope, reads them, and hands them back as `fetched`. The
+// Kubernetes client is imported only here and only when something must be read, so a run without live reads
+// never loads it.
+import type { Config } from '../function/config.ts';
+import { planStamp, type FetchedSources, type LiveMode } from '../function/index.ts';
+import type { Item } from '../function/resource-list.ts';
+import { hasErrors } from '../function/results.ts';
+import { UsageError } from './errors.ts';
+import type { Io } from './io.ts';
+
+export interface LiveSettings {
+  kubeconfig?: string;
+  context?: string;
+  /**
+   * Namespaces live reads may touch (generate: the destination namespace and the operator's allowlist);
+   * undefined: any. A reference elsewhere is treated as missing, without a request.
+   */
+  namespaces?: ReadonlySet<string>;
+  /** Where the scope came from, for the warning about references outside it. */
+  scopeOrigin?: string;
+}
+
+export const LIVE_TIMEOUT_ENV = 'ROLLSTAMP_LIVE_TIMEOUT_SECONDS';
+export const LIVE_DEADLINE_ENV = 'ROLLSTAMP_LIVE_DEADLINE_SECONDS';
+/** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
+export const LIVE_ENV = 'ROLLSTAMP_LIVE';
+export const LIVE_NAMESPACES_ENV = 'ROLLSTAMP_LIVE_NAMESPACES';
+export const KUBE_CONTEXT_ENV = 'ROLLSTAMP_KUBE_CONTEXT';
+
+/** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
+export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
+  return {
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...(values.context !== undefined ? { context: values.context } : {}),
+  };
+}
+
+/**
+ * `generate`: live reads touch only the Application's destination namespace (ARGOCD_APP_NAMESPACE) and the
+ * operator's ROLLSTAMP_LIVE_NAMESPACES, so a repository cannot make a hash an oracle for another team's Secret.
+ */
+export function liveSettingsForGenerate(io: Io): LiveSettings {
+  const namespaces = new Set<string>();
+  const destination = io.env.ARGOCD_APP_NAMESPACE;
+  if (destination) namespaces.add(destination);
+  for (const ns of (io.env[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
+    const name = ns.trim();
+    if (name === '') continue;
+    if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new UsageError(`${LIVE_NAMESPACES_ENV}: "${name}" is not a namespace name`);
+    namespaces.add(name);
+  }
+  const context = io.env[KUBE_CONTEXT_ENV];
+  return {
+    namespaces,
+    scopeOrigin: `the destination namespace${io.env[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
+    ...(context ? { context } : {}),
+  };
+}
+
+/**
+ * Reads what the core needs from the cluster under `config.live`; undefined when nothing is to be read.
+ * - Planning errors are left for applyStamp to report (it finds the same ones).
+ * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
+ */
+export async function readLiveSources(items: readonly Item[], config: Config, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
+  if (config.live === 'never') return undefined;
+  const plan = planStamp(items, config, config.live as LiveMode);
+  if (hasErrors(plan.results)) return undefined;
+  const inScope = plan.needs.filter((n) => settings.namespaces === undefined || settings.namespaces.has(n.namespace));
+  for (const n of plan.needs.filter((x) => !inScope.includes(x))) {
+    io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
+  }
+  if (inScope.length === 0) return new Map();
+  const { readLive } = await import('./live/reader.ts');
+  const outcome = await readLive(inScope, {
+    ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
+    ...(settings.context !== undefined ? { context: settings.context } : {}),
+    env: credentialEnv(io.env),
+    ...secondsSetting(io, LIVE_TIMEOUT_ENV, 'requestTimeoutMs'),
+    ...secondsSetting(io, LIVE_DEADLINE_ENV, 'deadlineMs'),
+  });
+  return outcome.fetched;
+}
+
+/**
+ * The environment live reads (and a kubeconfig exec credential plugin) see: not the hash key, nor anything an
+ * Argo CD Application set (ARGOCD_ENV_*).
+ */
+function credentialEnv(env: Io['env']): Io['env'] {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
+}
+
+/** An operator's time limit in whole seconds, as milliseconds under `field`. */
+function secondsSetting(io: Io, name: string, field: 'requestTimeoutMs' | 'deadlineMs'): Partial<Record<typeof field, number>> {
+  const raw = io.env[name];
+  if (raw === undefined || raw === '') return {};
+  if (!/^[1-9][0-9]{0,2}$/.test(raw)) throw new UsageError(`${name} must be a whole number of seconds (1 to 999)`);
+  return { [field]: Number(raw) * 1000 };
+}
