@@ -19,6 +19,8 @@ export interface LiveSettings {
   namespaces?: ReadonlySet<string>;
   /** Where the scope came from, for the warning about references outside it. */
   scopeOrigin?: string;
+  /** An upper bound on the deadline (generate: what is left of Argo CD's time after the render). */
+  deadlineCapMs?: number;
 }
 
 export const LIVE_TIMEOUT_ENV = 'ROLLSTAMP_LIVE_TIMEOUT_SECONDS';
@@ -72,13 +74,15 @@ export async function readLiveSources(items: readonly Item[], config: Config, se
     io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
   }
   if (inScope.length === 0) return new Map();
-  const { readLive } = await import('./live/reader.ts');
+  const { readLive, LIVE_DEFAULTS } = await import('./live/reader.ts');
+  const deadlineMs = Math.min(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadlineCapMs ?? Infinity);
+  const requestTimeoutMs = secondsSetting(io, LIVE_TIMEOUT_ENV);
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
     env: credentialEnv(io.env),
-    ...secondsSetting(io, LIVE_TIMEOUT_ENV, 'requestTimeoutMs'),
-    ...secondsSetting(io, LIVE_DEADLINE_ENV, 'deadlineMs'),
+    deadlineMs,
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
   return outcome.fetched;
 }
@@ -91,10 +95,10 @@ function credentialEnv(env: Io['env']): Io['env'] {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
 }
 
-/** An operator's time limit in whole seconds, as milliseconds under `field`. */
-function secondsSetting(io: Io, name: string, field: 'requestTimeoutMs' | 'deadlineMs'): Partial<Record<typeof field, number>> {
+/** An operator's time limit in whole seconds, as milliseconds. */
+function secondsSetting(io: Io, name: string): number | undefined {
   const raw = io.env[name];
-  if (raw === undefined || raw === '') return {};
+  if (raw === undefined || raw === '') return undefined;
   if (!/^[1-9][0-9]{0,2}$/.test(raw)) throw new UsageError(`${name} must be a whole number of seconds (1 to 999)`);
-  return { [field]: Number(raw) * 1000 };
+  return Number(raw) * 1000;
 }

@@ -4,6 +4,7 @@ import { applyStamp, type StampOutcome } from '../function/index.ts';
 import { hasErrors, type Result } from '../function/results.ts';
 import { parseStream, serializeStream, streamItems, type StreamDoc } from '../function/stream.ts';
 import type { Io } from './io.ts';
+import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes } from './settings.ts';
 
@@ -16,15 +17,22 @@ export interface StreamRun {
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io);
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live);
 }
 
 /**
  * Runs the core over already-read streams. Parse errors come back as results, not throws.
  * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
+ * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  */
-export async function stampFiles(files: readonly InputFile[], config: Config, io: Io, keep: (d: StreamDoc) => boolean = () => true): Promise<StreamRun> {
+export async function stampFiles(
+  files: readonly InputFile[],
+  config: Config,
+  io: Io,
+  keep: (d: StreamDoc) => boolean = () => true,
+  live: LiveSettings = {},
+): Promise<StreamRun> {
   const hashKey = await loadHashKey(config, io);
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
@@ -37,7 +45,8 @@ export async function stampFiles(files: readonly InputFile[], config: Config, io
   if (hasErrors(results)) return { outcome: empty, output: '', objects: 0 };
   const read = streamItems(parsed.flat());
   if (hasErrors(read.results)) return { outcome: { ...empty, results: read.results }, output: '', objects: 0 };
-  const outcome = applyStamp(read.items, hashKey ? { config, hashKey } : { config });
+  const fetched = await readLiveSources(read.items, config, live, io);
+  const outcome = applyStamp(read.items, { config, ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}) });
   const output = joinStreams(parsed.map((docs) => serializeStream(docs, outcome.changed)));
   return { outcome, output, objects: read.items.length };
 }

@@ -6,6 +6,7 @@ import { formatResult, hasErrors, resourceId, type Result } from '../../function
 import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
 import type { Io } from '../io.ts';
 import { configFrom, readConfigFile } from '../settings.ts';
+import { liveSettingsFromFlags } from '../live-sources.ts';
 import { stampStreams } from '../stamp-streams.ts';
 
 export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
@@ -32,7 +33,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
   const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const { outcome } = await stampStreams(positionals, config, io);
+  const { outcome } = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
   const failed = hasErrors(outcome.results);
   if (values.json) {
     const doc = { apiVersion: 'rollstamp.dev/v1alpha1', kind: 'Explanation', targets: outcome.targets, results: outcome.results };

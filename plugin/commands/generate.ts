@@ -10,6 +10,7 @@ import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
+import { liveSettingsForGenerate } from '../live-sources.ts';
 import { stampFiles } from '../stamp-streams.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
@@ -28,19 +29,27 @@ allow-empty). The default namespace is the destination namespace (ARGOCD_APP_NAM
 
 Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
 ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45),
-ROLLSTAMP_OUTPUT=json, ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output).
+ROLLSTAMP_OUTPUT=json, ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output),
+ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
+ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
+ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30; render and reads stay within 55 s).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
+/** Render and live reads together stay below Argo CD's 60 s plugin timeout. */
+const GENERATE_BUDGET_MS = 55_000;
+
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
+  const started = Date.now();
   const { config, output } = await readAppSettings(io);
   const limit = maxInputBytes(io);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined);
+  const live = { ...liveSettingsForGenerate(io), deadlineCapMs: Math.max(1, GENERATE_BUDGET_MS - (Date.now() - started)) };
+  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined, live);
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);

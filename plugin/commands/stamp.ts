@@ -6,6 +6,7 @@ import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../c
 import { CheckFailed, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { configFrom, printWarnings, readConfigFile, summarize } from '../settings.ts';
+import { liveSettingsFromFlags } from '../live-sources.ts';
 import { stampStreams } from '../stamp-streams.ts';
 
 export const STAMP_HELP = `Usage: rollstamp stamp [flags] [PATH... | -]
@@ -40,7 +41,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
   const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const run = await stampStreams(positionals, config, io);
+  const run = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
   if (!values.quiet) printWarnings(results, io);
