@@ -1,11 +1,14 @@
 // Live-read benchmark: 2,000 referenced Secrets across 20 namespaces, read through readLive (real client-node,
 // TLS, bearer token) from the loopback fake API server (in a worker thread) answering each request after 5 ms.
-// Prints end-to-end time and request count; target ≤ 3 s and exactly one request per object.
+// Prints end-to-end time and request count, for the reader alone and for the built CLI stamping one
+// Deployment per Secret; target ≤ 3 s and exactly one request per object.
 //   node --import tsx bench/live.ts [objects] [namespaces] [delayMs] [concurrency]
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readLive, type LiveNeed } from '../plugin/live/reader.ts';
 import { testPki, writeKubeconfig } from '../test/support/fake-apiserver.ts';
@@ -47,6 +50,27 @@ try {
       `${ms <= 3000 ? '' : ' — over the 3 s target'}${ok ? '' : ' — MISMATCH'}`,
   );
   if (!ok) process.exitCode = 1;
+
+  // The same reads through the whole CLI: the built bundle stamps one Deployment per Secret.
+  const stream = needs
+    .map((n, i) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-${i}, namespace: ${n.namespace}, annotations: {rollstamp.dev/enabled: "true"}}\n` +
+      `spec: {template: {spec: {containers: [{name: app, image: app:1, envFrom: [{secretRef: {name: ${n.name}}}]}]}}}\n`)
+    .join('---\n');
+  const cliStarted = performance.now();
+  const cli = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/rollstamp.js', import.meta.url)), 'stamp', '--live', 'missing', '--kubeconfig', kubeconfig, '-'], {
+    input: stream,
+    env: { PATH: process.env.PATH ?? '' },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const cliMs = performance.now() - cliStarted;
+  const after = await ask<{ count: number; distinct: number }>('count');
+  const stamped = (cli.stdout.toString().match(/rollstamp\.dev\/hash:/g) ?? []).length;
+  const cliOk = cli.status === 0 && stamped === objects && after.count - served.count === objects;
+  console.log(
+    `rollstamp stamp --live missing (bundle, ${objects} Deployments): ${cliMs.toFixed(0)} ms end to end, ` +
+      `${after.count - served.count} requests, ${stamped} stamped${cliMs <= 3000 ? '' : ' — over the 3 s target'}${cliOk ? '' : ` — FAILED: ${cli.stderr.toString().trim()}`}`,
+  );
+  if (!cliOk) process.exitCode = 1;
 } finally {
   worker.postMessage('close');
   await once(worker, 'exit');
