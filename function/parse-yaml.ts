@@ -1,6 +1,6 @@
 // Read stage: the one set of yaml options rollstamp parses with, and YAML errors as results.
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
-import { LineCounter, Scalar, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isAlias, isScalar, LineCounter, Scalar, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 import { errorResult, type FileRef, type Result } from './results.ts';
 
@@ -62,6 +62,61 @@ export function yamlErrorResult(err: YAMLError, lines: LineCounter, file: FileRe
     `invalid YAML${where}: ${phrase} at line ${line}, column ${col}`,
     fileRef ? { file: fileRef } : {},
   );
+}
+
+const CORE = 'tag:yaml.org,2002:';
+
+/** Whether a scalar's value is what its explicit core tag promises (`!!int "payments"` is not). */
+function fitsTag(node: Scalar, tag: string): boolean {
+  const v = node.value;
+  switch (tag) {
+    case 'str':
+      return typeof v === 'string';
+    case 'int':
+      return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+    case 'float':
+      return typeof v === 'number';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    default:
+      return false; // !!binary, !!timestamp …: Kubernetes objects hold none, and yaml prints them back lossily
+  }
+}
+
+/**
+ * Problems the yaml library accepts but cannot print back faithfully, which would make a re-printed
+ * document differ from its source: a core tag that does not fit its value (`!!int "payments"`, `!!str [..]`,
+ * any `!!binary`), an alias whose anchor does not exist, an anchor name yaml refuses to print. Checked only
+ * when the text has a `!`, `*` or `&`.
+ */
+export function unprintableNodes(doc: Document, text: string, lines: LineCounter, file: FileRef | undefined): Result[] {
+  if (!text.includes('!') && !text.includes('*') && !text.includes('&')) return [];
+  const results: Result[] = [];
+  const where = (range: readonly number[] | null | undefined): string => {
+    const { line, col } = lines.linePos(range?.[0] ?? 0);
+    return `line ${line}, column ${col}`;
+  };
+  const problem = (what: string, range: readonly number[] | null | undefined): void => {
+    results.push(errorResult('YAML_SYNTAX', `invalid YAML${file ? '' : ' in input'}: ${what} at ${where(range)}`, file ? { file: { ...file } } : {}));
+  };
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      if (node.resolve(doc) === undefined) problem('an alias has no anchor', node.range);
+      return undefined;
+    }
+    const anchor = (node as { anchor?: string } | null)?.anchor;
+    // The same test the yaml library applies before printing an anchor.
+    if (anchor !== undefined && /[\x00-\x19\s,[\]{}]/.test(anchor)) problem('an anchor name holds a space or control character', (node as { range?: number[] }).range);
+    const tag = (node as { tag?: string } | null)?.tag;
+    if (!tag?.startsWith(CORE)) return undefined;
+    const name = tag.slice(CORE.length);
+    const ok = isScalar(node) ? fitsTag(node, name) : name === 'map' || name === 'seq';
+    if (!ok) problem(`value does not fit its tag !!${name.slice(0, 32)}`, (node as { range?: number[] }).range);
+    return undefined;
+  });
+  return results;
 }
 
 export { LineCounter };

@@ -3,7 +3,7 @@
 import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
-import { LineCounter, PARSE_OPTIONS, yamlErrorResult } from './parse-yaml.ts';
+import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import { yaml11Result } from './stream.ts';
 import type { TextEdit } from './text-edit.ts';
@@ -34,6 +34,8 @@ export function parseResourceList(text: string): { rl: ResourceList } | { result
   const lines = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
+  const unprintable = unprintableNodes(doc, text, lines, undefined);
+  if (unprintable.length > 0) return { results: unprintable };
   if (doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') return { results: [yaml11Result(undefined)] };
   const root = doc.contents;
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });

@@ -106,7 +106,8 @@ export function resourceId(ref: ResourceRef | undefined): string {
 
 /** Control characters shown as escapes (`\n` → `\\n`), so text taken from input can never add a line. */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  // C0, DEL, C1 (a terminal reads U+009B as CSI) and the Unicode line and paragraph separators.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One line for a terminal: `severity: file: resource field: message`. */

@@ -38,7 +38,14 @@ export function agentAnnotationsPath(obj: KObject, reader: NodeReader): readonly
     return ['spec', 'deployment', 'annotations'];
   }
   const section = agentSection(obj, reader);
-  return section ? ['spec', section, 'deployment', 'annotations'] : undefined;
+  if (!section) return undefined;
+  // kagent requires the section its type names; stamping would otherwise invent one.
+  const before = reader.results.length;
+  if (!reader.mapIn(obj.item.node, [], ['spec', section])) {
+    if (reader.results.length === before) reader.required(['spec', section], 'a map'); // absent, not mistyped
+    return undefined;
+  }
+  return ['spec', section, 'deployment', 'annotations'];
 }
 
 /** `declarative` or `byo` from spec.type (default Declarative, as the CRD defaults it). */

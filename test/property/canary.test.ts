@@ -4,9 +4,18 @@
 // and `fn` print the manifests back: there a form may occur at most as often as in the input). Checked on
 // success and on failure: another Secret's data not base64, the marker's own data not base64, a non-string
 // value, a YAML syntax error on the marker's own line, an alias of the marker, `onMissing: error`.
+// Markers sit in `data` and in `stringData` (every case with two or more has both), some in a `data` value that
+// `stringData` overrides for the same key.
+// P6g/P6k: the same for `generate` as Argo CD runs it (a plain-directory app in-process and as a process, and a
+// kustomize app with a secretGenerator literal when kubectl is there), with YAML and with JSON output.
+// The rule and the runners are in test/hostile/canary-sweep.ts (the live-cluster canaries reuse sweepGenerate).
+import { spawnSync } from 'node:child_process';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { testNeeding } from '../e2e/helpers.ts';
+import { count, leakForms as forms, sweepGenerate, watched as watchStreams, type ArgoApp } from '../hostile/canary-sweep.ts';
+import { cleanup, requireBundle } from '../hostile/support.ts';
 import type { CliRun } from '../support/run-cli.ts';
 import {
   bundleDocs,
@@ -21,40 +30,45 @@ import {
   type Rng,
   type WorkloadModel,
 } from './support/generate.ts';
-import { cli, forAll, type Case } from './support/harness.ts';
+import { cli, CASES, forAll, type Case } from './support/harness.ts';
 import { randomFormat, renderStream, ymap, type Style, type YMap } from './support/render.ts';
-
-/** Every form of a marker that counts as a leak. */
-function forms(marker: string): string[] {
-  const b = Buffer.from(marker, 'utf8');
-  const b64 = b.toString('base64');
-  const hex = b.toString('hex');
-  return [marker, marker.slice('CANARY-'.length), b64, b64.replace(/=+$/, ''), b.toString('base64url'), hex, hex.toUpperCase()];
-}
-
-function count(haystack: string, needle: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + needle.length)) n++;
-  return n;
-}
 
 /** Runs the CLI and records whatever reaches the real process streams meanwhile (console, stray writes). */
 async function watched(argv: string[], stdin: string, env: Record<string, string> = {}): Promise<CliRun & { stray: string }> {
-  let stray = '';
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  const capture = (chunk: unknown): boolean => {
-    stray += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    return true;
-  };
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
-  try {
-    return { ...(await cli(argv, stdin, env)), stray };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
+  const { value, stray } = await watchStreams(() => cli(argv, stdin, env));
+  return { ...value, stray };
+}
+
+/** Where the markers of a bundle are: how many in `data`, in `stringData`, and in a `data` value stringData overrides. */
+interface Placement {
+  data: number;
+  stringData: number;
+  shadowed: number;
+}
+
+/**
+ * Spreads a bundle's markers over `data` and `stringData` (both, when there are two or more) and, now and then,
+ * gives a stringData marker a shadowed `data` value that is a marker too (never hashed, never to be printed).
+ */
+function placeCanaries(b: Bundle, canaries: string[], rng: Rng): Placement {
+  const entries = b.sources.filter((s) => s.cls === 'Secret').flatMap((s) => s.entries);
+  if (entries.length >= 2) {
+    const [first, second] = rng.shuffle(entries);
+    first!.field = 'data';
+    second!.field = 'stringData';
   }
+  for (const e of entries) {
+    if (e.field === 'stringData' && !e.shadow && rng.bool(0.3)) {
+      const marker = `CANARY-${rng.hex(20)}`;
+      canaries.push(marker);
+      e.shadow = Buffer.from(marker, 'utf8');
+    }
+  }
+  return {
+    data: entries.filter((e) => e.field === 'data').length,
+    stringData: entries.filter((e) => e.field === 'stringData').length,
+    shadowed: entries.filter((e) => e.shadow).length,
+  };
 }
 
 type Scenario = 'success' | 'bad-base64-other' | 'bad-base64-own' | 'wrong-type' | 'syntax' | 'alias' | 'on-missing-error';
@@ -142,9 +156,9 @@ interface Inputs {
 }
 
 /** Builds the stream and ResourceList for one scenario; undefined when the bundle cannot host it. */
-function build(c: Case, bundle: Bundle, markers: string[], scenario: Scenario): Inputs | undefined {
+function build(c: Case, bundle: Bundle, markers: string[], scenario: Scenario, override: Partial<Style> = {}): Inputs | undefined {
   const b = clone(bundle);
-  const style: Style = { ...randomFormat(c.rng), crlf: false, bom: false };
+  const style: Style = { ...randomFormat(c.rng), crlf: false, bom: false, ...override };
   let mustFail = false;
   const args: string[] = [];
   let fnConfig: YMap | undefined;
@@ -198,12 +212,25 @@ function build(c: Case, bundle: Bundle, markers: string[], scenario: Scenario): 
   return out;
 }
 
+/** A bundle with at least one marker (or undefined), its markers placed by placeCanaries. */
+function canaryBundle(c: Case, placed: Placement): { bundle: Bundle; canaries: string[] } | undefined {
+  let { bundle, canaries } = genBundle(c.rng, { canary: true });
+  for (let tries = 0; canaries.length === 0 && tries < 20; tries++) ({ bundle, canaries } = genBundle(c.rng, { canary: true }));
+  if (canaries.length === 0) return undefined;
+  const p = placeCanaries(bundle, canaries, c.rng);
+  placed.data += p.data;
+  placed.stringData += p.stringData;
+  placed.shadowed += p.shadowed;
+  return { bundle, canaries };
+}
+
 test('P6: no output channel holds a Secret value, its base64 or its hex — on success and on failure', async () => {
   const ran = new Map<Scenario, number>();
+  const placed: Placement = { data: 0, stringData: 0, shadowed: 0 };
   await forAll('P6', 0x9e6a0001, async (c) => {
-    let { bundle, canaries } = genBundle(c.rng, { canary: true });
-    for (let tries = 0; canaries.length === 0 && tries < 20; tries++) ({ bundle, canaries } = genBundle(c.rng, { canary: true }));
-    if (canaries.length === 0) return;
+    const made = canaryBundle(c, placed);
+    if (!made) return;
+    const { bundle, canaries } = made;
     const scenario = c.rng.pick(SCENARIOS);
     const inputs = build(c, bundle, canaries, scenario);
     if (!inputs) return;
@@ -233,8 +260,100 @@ test('P6: no output channel holds a Secret value, its base64 or its hex — on s
       }
     }
   });
-  if (process.env.PROPERTY_VERBOSE) console.log(ran);
+  if (process.env.PROPERTY_VERBOSE) console.log(ran, placed);
   for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= 5, `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
+  if (CASES >= 100) assert.ok(placed.stringData >= 50 && placed.data >= 50 && placed.shadowed >= 10, `markers placed: ${JSON.stringify(placed)}`);
 });
+
+// ---- generate ----------------------------------------------------------------------------------------------
+
+/** A stream's documents spread over 1–3 manifest files of an app directory (one file when it has directives). */
+function appFiles(stream: string, rng: Rng): Record<string, string> {
+  const chunks = /^%/m.test(stream) ? [stream] : stream.split(/^(?=---(?:[ \t]|\r?$))/m);
+  const n = Math.min(chunks.length, rng.range(1, 3));
+  const per = Math.ceil(chunks.length / n);
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const text = chunks.slice(i * per, (i + 1) * per).join('');
+    if (text !== '') files[`${rng.pick(['', 'manifests/', 'sub/dir/'])}f${i}${rng.pick(['.yaml', '.yml'])}`] = text;
+  }
+  return files;
+}
+
+/** `onMissing: error` the ways an Application sets it: plugin env, a parameter, or .rollstamp.yaml. */
+function appSettings(inputs: Inputs, files: Record<string, string>, rng: Rng): ArgoApp {
+  const app: ArgoApp = { namespace: 'default' };
+  if (!inputs.args.includes('error')) return app;
+  const how = rng.int(3);
+  if (how === 0) app.env = { ROLLSTAMP_ON_MISSING: 'error' };
+  else if (how === 1) app.params = [{ name: 'on-missing', string: 'error' }];
+  else files['.rollstamp.yaml'] = 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  onMissing: error\n';
+  return app;
+}
+
+test('P6g: generate (a plain-directory app as Argo CD runs it; YAML and JSON output) prints no Secret value, on success and on failure', async () => {
+  requireBundle();
+  const ran = new Map<Scenario, number>();
+  const placed: Placement = { data: 0, stringData: 0, shadowed: 0 };
+  let asProcess = 0;
+  await forAll('P6g', 0x9e6a0002, async (c) => {
+    const made = canaryBundle(c, placed);
+    if (!made) return;
+    const scenario = c.rng.pick(SCENARIOS);
+    const inputs = build(c, made.bundle, made.canaries, scenario);
+    if (!inputs) return;
+    ran.set(scenario, (ran.get(scenario) ?? 0) + 1);
+    const files = appFiles(inputs.stream, c.rng);
+    const app = appSettings(inputs, files, c.rng);
+    for (const [path, text] of Object.entries(files)) c.keep(path.replace(/\W+/g, '-'), text);
+    const asChild = c.rng.bool(0.07);
+    if (asChild) asProcess++;
+    await sweepGenerate(files, made.canaries, app, { mustFail: inputs.mustFail, echoed: Object.values(files).join('\n'), process: asChild }, `generate [${scenario}] (${c.label})`);
+  });
+  if (process.env.PROPERTY_VERBOSE) console.log(ran, placed, asProcess);
+  for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= 3, `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
+  if (CASES >= 100) assert.ok(asProcess >= 5, `only ${asProcess} cases ran generate as a process`);
+});
+
+const withKubectl = testNeeding('kubectl');
+
+/** `kubectl kustomize` of the app directory: what generate may print back ('' when it fails). */
+function kustomized(appDir: string): string {
+  const r = spawnSync('kubectl', ['kustomize', '.'], { cwd: appDir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: appDir } });
+  return r.status === 0 ? r.stdout : '';
+}
+
+withKubectl('P6k: generate of a kustomize app (kubectl, a secretGenerator literal too; YAML and JSON output) prints no Secret value, on success and on failure', async () => {
+  requireBundle();
+  const outcomes = { failed: 0, passed: 0, literal: 0 };
+  await forAll('P6k', 0x9e6a0003, async (c) => {
+    const made = canaryBundle(c, { data: 0, stringData: 0, shadowed: 0 });
+    if (!made) return;
+    const { bundle, canaries } = made;
+    // A Secret kustomize generates from a literal marker, used by a target (kustomize renames the reference).
+    const literal = c.rng.bool(0.6) ? `CANARY-${c.rng.hex(20)}` : undefined;
+    if (literal) {
+      canaries.push(literal);
+      c.rng.pick(bundle.workloads.filter(isTarget)).refs.push({ via: 'env', cls: 'Secret', name: 'gen', key: 'token', list: 'containers', container: 0 });
+      outcomes.literal++;
+    }
+    const scenario = c.rng.pick(SCENARIOS);
+    const inputs = build(c, bundle, canaries, scenario, { exotic: 0, docEnd: false });
+    if (!inputs) return;
+    const files = appFiles(inputs.stream, c.rng);
+    const app = appSettings(inputs, files, c.rng);
+    files['kustomization.yaml'] =
+      `resources:\n${Object.keys(files).filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('.')).map((f) => `- ${f}\n`).join('')}` +
+      (literal ? `secretGenerator:\n- name: gen\n  literals:\n  - token=${literal}\n` : '');
+    for (const [path, text] of Object.entries(files)) c.keep(path.replace(/\W+/g, '-'), text);
+    const runs = await sweepGenerate(files, canaries, app, { mustFail: inputs.mustFail, echoed: kustomized, process: c.rng.bool(0.5) }, `generate kustomize [${scenario}] (${c.label})`);
+    if (runs[0]!.run.code === 0) outcomes.passed++;
+    else outcomes.failed++;
+  }, Math.min(CASES, 12));
+  if (process.env.PROPERTY_VERBOSE) console.log(outcomes);
+  if (CASES >= 12) assert.ok(outcomes.passed >= 1 && outcomes.failed >= 1 && outcomes.literal >= 1, `kustomize cases: ${JSON.stringify(outcomes)}`);
+});
+
+test.after(cleanup);
 
 test.run();
