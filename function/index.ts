@@ -48,16 +48,16 @@ export interface StampPlan {
 }
 
 /**
- * Which Secrets and ConfigMaps to read from the cluster under `live` (see wantsLiveRead). Reads only;
+ * Which Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead). Reads only;
  * changes nothing.
  */
-export function planStamp(items: readonly Item[], config: Config, live: LiveMode = config.live): StampPlan {
+export function planStamp(items: readonly Item[], config: Config): StampPlan {
   const results: Result[] = [];
   const inventory = buildInventory(items, config, results);
   const needs = new Map<string, StampPlan['needs'][number]>();
   for (const target of selectTargets(inventory, config, results)) {
     for (const use of discoverDependencies(target, inventory, results).uses) {
-      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, inventory, live)) {
+      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, inventory, config.live)) {
         needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
       }
     }

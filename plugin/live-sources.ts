@@ -3,7 +3,7 @@
 // Kubernetes client is imported only here and only when something must be read, so a run without live reads
 // never loads it.
 import type { Config } from '../function/config.ts';
-import { planStamp, type FetchedSources, type LiveMode } from '../function/index.ts';
+import { planStamp, type FetchedSources, type LiveNeed } from '../function/index.ts';
 import type { Item } from '../function/resource-list.ts';
 import { hasErrors } from '../function/results.ts';
 import { UsageError } from './errors.ts';
@@ -67,11 +67,12 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
  */
 export async function readLiveSources(items: readonly Item[], config: Config, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
   if (config.live === 'never') return undefined;
-  const plan = planStamp(items, config, config.live as LiveMode);
+  const plan = planStamp(items, config);
   if (hasErrors(plan.results)) return undefined;
-  const inScope = plan.needs.filter((n) => settings.namespaces === undefined || settings.namespaces.has(n.namespace));
-  for (const n of plan.needs.filter((x) => !inScope.includes(x))) {
-    io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
+  const inScope: LiveNeed[] = [];
+  for (const n of plan.needs) {
+    if (settings.namespaces === undefined || settings.namespaces.has(n.namespace)) inScope.push(n);
+    else io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
   }
   if (inScope.length === 0) return new Map();
   const { readLive, LIVE_DEFAULTS } = await import('./live/reader.ts');
