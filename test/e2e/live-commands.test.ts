@@ -2,11 +2,13 @@
 // from the cluster as from the input; `missing` and `always` read exactly what they should; a failed read
 // writes nothing; `generate` reads only the destination namespace and the operator's allowlist, and refuses
 // live settings from the repository; no live value reaches any channel.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runInProcess, type CliRun } from '../support/run-cli.ts';
+import { BUNDLE, runInProcess, type CliRun } from '../support/run-cli.ts';
 import { secretPath, startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../support/fake-apiserver.ts';
 import { pkiOrSkip, tempDir, TOKEN } from '../live/util-live.ts';
 
@@ -175,6 +177,30 @@ test('fn reads live with functionConfig live: missing and KUBECONFIG', async () 
     const r = await run(['fn'], { stdin: rl, env: { KUBECONFIG: env.kubeconfig } });
     assert.is(r.code, 0, r.stderr);
     assert.ok(hashOf(r.stdout));
+    assert.is(env.server.count(secretPath('shop', 'db')), 1);
+  } finally {
+    await env.server.close();
+  }
+});
+
+test('the built bundle reads live too (the lazily loaded reader and client-node are in dist/rollstamp.js)', async () => {
+  if (!pki) return;
+  const env = await cluster();
+  try {
+    // Not spawnSync: the fake API server answers from this process's event loop.
+    const child = spawn(process.execPath, [BUNDLE, 'stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...FAST_ENV },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdin.end(deployment('shop', 'db'));
+    const [code] = (await once(child, 'close')) as [number];
+    assert.is(code, 0, stderr);
+    assert.is(stderr, '');
+    const inProcess = await runInProcess(['stamp', '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db') });
+    assert.is(hashOf(stdout), hashOf(inProcess.stdout));
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
   } finally {
     await env.server.close();
