@@ -50,6 +50,12 @@ spec:
     remoteRef: {key: prod/db, property: password}
 `;
 
+/** A ResourceList holding one document, with functionConfig `live: missing`. */
+function resourceList(doc: string): string {
+  const items = doc.replace(/^/gm, '  ').replace(/^ {2}apiVersion/, '- apiVersion');
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {live: missing}\nitems:\n${items}`;
+}
+
 const hashOf = (out: string): string | undefined => /rollstamp\.dev\/hash: "?([a-z0-9-]+:[0-9a-f]{64})/.exec(out)?.[1];
 
 interface Env {
@@ -125,6 +131,8 @@ test('live: always reads what a producer defines, and the live bytes decide', as
     assert.is.not(hashOf(always.stdout), hashOf(producer.stdout));
     const explained = await run(['explain', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
     assert.match(explained.stdout, /Secret shop\/db {2}\[cluster\]/);
+    const json = await run(['explain', '--json', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
+    assert.is(JSON.parse(json.stdout).targets[0].sources[0].from, 'cluster');
   } finally {
     await env.server.close();
   }
@@ -159,6 +167,10 @@ test('a failed read fails every command closed: exit 1, nothing on stdout, one l
       assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, /Secret shop\/db/);
     }
+    const viaFn = await run(['fn'], { stdin: resourceList(deployment('shop', 'db')), env: { KUBECONFIG: env.kubeconfig } });
+    assert.is(viaFn.code, 1, 'fn');
+    assert.is(viaFn.stdout, '', 'fn');
+    assert.match(viaFn.stderr, /Secret shop\/db/);
     const forbidden = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('locked', 'db') });
     assert.is(forbidden.code, 1);
     assert.is(forbidden.stdout, '');
@@ -172,9 +184,7 @@ test('fn reads live with functionConfig live: missing and KUBECONFIG', async () 
   if (!pki) return;
   const env = await cluster();
   try {
-    const items = deployment('shop', 'db').replace(/^/gm, '  ').replace(/^ {2}apiVersion/, '- apiVersion');
-    const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {live: missing}\nitems:\n${items}`;
-    const r = await run(['fn'], { stdin: rl, env: { KUBECONFIG: env.kubeconfig } });
+    const r = await run(['fn'], { stdin: resourceList(deployment('shop', 'db')), env: { KUBECONFIG: env.kubeconfig } });
     assert.is(r.code, 0, r.stderr);
     assert.ok(hashOf(r.stdout));
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
