@@ -12,7 +12,22 @@ import { configFrom, readConfigFile } from '../settings.ts';
 /** Settings an Application may set, by config name. */
 const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty'];
 /** Settings only the sidecar's own environment may set. */
-const OPERATOR_ONLY = ['hashKey', 'hashKeyFile', 'maxInputBytes', 'renderTimeoutSeconds', 'live', 'kubeconfig', 'context', 'namespaces', 'rendererStderr'];
+const OPERATOR_ONLY = [
+  'hashKey',
+  'hashKeyFile',
+  'maxInputBytes',
+  'renderTimeoutSeconds',
+  'rendererStderr',
+  // live reads: ROLLSTAMP_LIVE, ROLLSTAMP_LIVE_NAMESPACES, ROLLSTAMP_KUBE_CONTEXT, KUBECONFIG, time limits
+  'live',
+  'liveNamespaces',
+  'namespaces',
+  'kubeconfig',
+  'kubeContext',
+  'context',
+  'liveTimeoutSeconds',
+  'liveDeadlineSeconds',
+];
 const SETTINGS_FILES = ['.rollstamp.yaml', '.rollstamp.yml'];
 
 export interface AppConfig {

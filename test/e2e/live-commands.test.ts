@@ -259,7 +259,15 @@ test('generate refuses live settings from the repository and the Application', a
   const env = await cluster();
   try {
     const cwd = app(env, { 'a.yaml': deployment('shop', 'db') });
-    const attempts: Array<Record<string, string>> = [{ ARGOCD_ENV_ROLLSTAMP_LIVE: 'always' }, { ARGOCD_ENV_ROLLSTAMP_KUBECONFIG: '/etc/passwd' }, { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'live', string: 'always' }]) }];
+    const attempts: Array<Record<string, string>> = [
+      { ARGOCD_ENV_ROLLSTAMP_LIVE: 'always' },
+      { ARGOCD_ENV_ROLLSTAMP_KUBECONFIG: '/etc/passwd' },
+      { ARGOCD_ENV_ROLLSTAMP_LIVE_NAMESPACES: 'other-team' },
+      { ARGOCD_ENV_ROLLSTAMP_KUBE_CONTEXT: 'prod' },
+      { ARGOCD_ENV_ROLLSTAMP_LIVE_DEADLINE_SECONDS: '999' },
+      { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'live', string: 'always' }]) },
+      { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'live-namespaces', array: ['other-team'] }]) },
+    ];
     for (const extra of attempts) {
       const r = await run(['generate'], { cwd, env: { ARGOCD_APP_NAMESPACE: 'shop', ...extra } });
       assert.is(r.code, 2, JSON.stringify(extra));
