@@ -8,6 +8,7 @@ import type { Item } from '../function/resource-list.ts';
 import { hasErrors } from '../function/results.ts';
 import { UsageError } from './errors.ts';
 import type { Io } from './io.ts';
+import { positiveWholeEnv } from './settings.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -96,10 +97,8 @@ function credentialEnv(env: Io['env']): Io['env'] {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
 }
 
-/** An operator's time limit in whole seconds, as milliseconds. */
+/** An operator's time limit in whole seconds (1 to 999), as milliseconds. */
 function secondsSetting(io: Io, name: string): number | undefined {
-  const raw = io.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[1-9][0-9]{0,2}$/.test(raw)) throw new UsageError(`${name} must be a whole number of seconds (1 to 999)`);
-  return Number(raw) * 1000;
+  const seconds = positiveWholeEnv(io, name, 'seconds', 999);
+  return seconds === undefined ? undefined : seconds * 1000;
 }

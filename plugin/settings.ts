@@ -62,9 +62,16 @@ export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | 
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */
 export function maxInputBytes(io: Io): number {
-  const raw = io.env[MAX_INPUT_ENV];
-  if (raw === undefined || raw === '') return DEFAULT_MAX_INPUT_BYTES;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new UsageError(`${MAX_INPUT_ENV} must be a positive number of bytes`);
+  return positiveWholeEnv(io, MAX_INPUT_ENV, 'bytes') ?? DEFAULT_MAX_INPUT_BYTES;
+}
+
+/** An operator's limit from the environment: a positive whole number (at most `max`), or undefined when unset. */
+export function positiveWholeEnv(io: Io, name: string, unit: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const raw = io.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) > max) {
+    throw new UsageError(`${name} must be a positive number of ${unit}${max < Number.MAX_SAFE_INTEGER ? ` (at most ${max})` : ''}`);
+  }
   return Number(raw);
 }
 

@@ -8,6 +8,7 @@ import { InputError, UsageError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
+import { positiveWholeEnv } from '../settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
@@ -104,10 +105,7 @@ function releaseName(appName: string): string {
 }
 
 function timeoutSeconds(io: Io): number {
-  const raw = io.env.ROLLSTAMP_RENDER_TIMEOUT_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_SECONDS;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new UsageError('ROLLSTAMP_RENDER_TIMEOUT_SECONDS must be a positive whole number');
-  return Number(raw);
+  return positiveWholeEnv(io, 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS', 'seconds') ?? DEFAULT_TIMEOUT_SECONDS;
 }
 
 function onPath(command: string, io: Io): boolean {
