@@ -3,8 +3,8 @@
 // never change it; a different value or type does. Callers pass only trees that passed isSafeToRead (no
 // aliases, merge keys or deep nesting).
 import { isMap, isScalar, isSeq } from 'yaml';
+import { byteOrder } from './hash.ts';
 
-const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -17,7 +17,7 @@ export function canonicalJson(node: unknown, omit: ReadonlySet<string> = NONE): 
       const key = isScalar(pair.key) ? String(pair.key.value) : canonicalJson(pair.key);
       if (!omit.has(key)) pairs.push([key, canonicalJson(pair.value)]);
     }
-    pairs.sort((a, b) => byBytes(a[0], b[0]));
+    pairs.sort((a, b) => byteOrder(a[0], b[0]));
     return `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
   }
   if (isSeq(node)) return `[${node.items.map((item) => canonicalJson(item)).join(',')}]`;
@@ -39,6 +39,6 @@ function scalarJson(value: unknown): string {
  */
 export function canonicalObject(members: Readonly<Record<string, string | undefined>>): Uint8Array {
   const present = Object.entries(members).filter((m): m is [string, string] => m[1] !== undefined && m[1] !== 'null');
-  present.sort((a, b) => byBytes(a[0], b[0]));
+  present.sort((a, b) => byteOrder(a[0], b[0]));
   return Buffer.from(`{${present.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`, 'utf8');
 }

@@ -62,14 +62,14 @@ const SEALED_SECRET: ProducerKind = {
   // The controller always names the Secret after the SealedSecret (template.metadata.name is overridden).
   outputs: (_spec, obj) => [{ cls: 'Secret', name: obj.name }],
   read(spec, obj) {
-    const template = child(spec ?? emptyMap, 'template');
+    const template = childIn(spec, ['template']);
     const templateData = childIn(template, ['data']);
     const common: Record<string, string | undefined> = {
       scope: sealingScope(obj),
       template: templateValues(template),
-      data: canonicalJson(child(spec ?? emptyMap, 'data')), // deprecated whole-Secret ciphertext
+      data: canonicalJson(childIn(spec, ['data'])), // deprecated whole-Secret ciphertext
     };
-    const encrypted = child(spec ?? emptyMap, 'encryptedData');
+    const encrypted = childIn(spec, ['encryptedData']);
     // template.data may combine any decrypted values: then every ciphertext decides every key.
     if (mapItems(templateData).length > 0 || common.data !== 'null') {
       return { common: canonicalObject({ ...common, encryptedData: canonicalJson(encrypted) }) };
@@ -100,7 +100,7 @@ const EXTERNAL_SECRET: ProducerKind = {
   kind: 'ExternalSecret',
   deprecated: { 'external-secrets.io/v1beta1': 'external-secrets.io/v1beta1 is deprecated and no longer served by External Secrets Operator; use external-secrets.io/v1' },
   outputs(spec, obj) {
-    const target = child(spec ?? emptyMap, 'target');
+    const target = childIn(spec, ['target']);
     const name = str(childIn(target, ['name'])) ?? obj.name;
     // target.manifest makes ESO write another kind; only a ConfigMap is something rollstamp hashes.
     const manifest = childIn(target, ['manifest']);
@@ -112,15 +112,14 @@ const EXTERNAL_SECRET: ProducerKind = {
     return [{ cls: 'Secret', name }];
   },
   read(spec) {
-    const s = spec ?? emptyMap;
-    const template = childIn(s, ['target', 'template']);
+    const template = childIn(spec, ['target', 'template']);
     const common: Record<string, string | undefined> = {
-      secretStoreRef: canonicalJson(child(s, 'secretStoreRef')),
+      secretStoreRef: canonicalJson(childIn(spec, ['secretStoreRef'])),
       template: templateValues(template),
-      dataFrom: isEmpty(child(s, 'dataFrom')) ? undefined : canonicalJson(child(s, 'dataFrom')),
-      manifest: canonicalJson(childIn(s, ['target', 'manifest'])),
+      dataFrom: isEmpty(childIn(spec, ['dataFrom'])) ? undefined : canonicalJson(childIn(spec, ['dataFrom'])),
+      manifest: canonicalJson(childIn(spec, ['target', 'manifest'])),
     };
-    const data = child(s, 'data');
+    const data = childIn(spec, ['data']);
     // dataFrom brings keys not named in Git, and a template may combine any of them: then no key stands alone.
     if (common.dataFrom !== undefined || common.template !== undefined) {
       return { common: canonicalObject({ ...common, data: canonicalJson(data) }) };
@@ -146,16 +145,15 @@ const VAULT_STATIC_SECRET: ProducerKind = {
     return name === undefined ? [] : [{ cls: 'Secret', name }];
   },
   read(spec) {
-    const s = spec ?? emptyMap;
-    const destination = child(s, 'destination');
+    const destination = childIn(spec, ['destination']);
     return {
       common: canonicalObject({
-        mount: canonicalJson(child(s, 'mount')),
-        path: canonicalJson(child(s, 'path')),
-        type: canonicalJson(child(s, 'type')),
-        version: canonicalJson(child(s, 'version')),
-        namespace: canonicalJson(child(s, 'namespace')),
-        vaultAuthRef: canonicalJson(child(s, 'vaultAuthRef')),
+        mount: canonicalJson(childIn(spec, ['mount'])),
+        path: canonicalJson(childIn(spec, ['path'])),
+        type: canonicalJson(childIn(spec, ['type'])),
+        version: canonicalJson(childIn(spec, ['version'])),
+        namespace: canonicalJson(childIn(spec, ['namespace'])),
+        vaultAuthRef: canonicalJson(childIn(spec, ['vaultAuthRef'])),
         // The destination's type and transformation templates shape the values; its labels do not.
         destinationType: canonicalJson(childIn(destination, ['type'])),
         transformation: canonicalJson(childIn(destination, ['transformation'])),
@@ -169,19 +167,18 @@ const SECRET_PROVIDER_CLASS: ProducerKind = {
   kind: 'SecretProviderClass',
   outputs(spec, obj) {
     const out: ProducerOutput[] = [{ cls: 'SecretProviderClass', name: obj.name }];
-    for (const so of seqItems(child(spec ?? emptyMap, 'secretObjects'))) {
+    for (const so of seqItems(childIn(spec, ['secretObjects']))) {
       const name = str(childIn(so, ['secretName']));
       if (name !== undefined) out.push({ cls: 'Secret', name });
     }
     return out;
   },
   read(spec, _obj, output) {
-    const s = spec ?? emptyMap;
     // The provider's parameters (objectVersion included, inside the YAML string Azure and AWS use) decide
     // every mounted file; they are hashed as written.
-    const base = { provider: canonicalJson(child(s, 'provider')), parameters: canonicalJson(child(s, 'parameters')) };
+    const base = { provider: canonicalJson(childIn(spec, ['provider'])), parameters: canonicalJson(childIn(spec, ['parameters'])) };
     if (output.cls === 'SecretProviderClass') return { common: canonicalObject(base) };
-    const secretObjects = seqItems(child(s, 'secretObjects')).filter((so) => str(childIn(so, ['secretName'])) === output.name);
+    const secretObjects = seqItems(childIn(spec, ['secretObjects'])).filter((so) => str(childIn(so, ['secretName'])) === output.name);
     const mapping = `[${secretObjects.map((so) => canonicalJson(so, omit('labels', 'annotations'))).join(',')}]`;
     return { common: canonicalObject({ ...base, secretObjects: mapping }) };
   },
@@ -191,7 +188,7 @@ const CERTIFICATE: ProducerKind = {
   group: 'cert-manager.io',
   kind: 'Certificate',
   outputs(spec) {
-    const name = str(child(spec ?? emptyMap, 'secretName'));
+    const name = str(childIn(spec, ['secretName']));
     return name === undefined ? [] : [{ cls: 'Secret', name }];
   },
   // Every spec field shapes the issued certificate or key, except where it is stored and when it is renewed.
@@ -200,8 +197,6 @@ const CERTIFICATE: ProducerKind = {
 
 export const PRODUCERS: readonly ProducerKind[] = [SEALED_SECRET, EXTERNAL_SECRET, VAULT_STATIC_SECRET, SECRET_PROVIDER_CLASS, CERTIFICATE];
 const BY_GROUP_KIND = new Map(PRODUCERS.map((p) => [`${p.group}/${p.kind}`, p]));
-
-const emptyMap = { items: [] } as unknown as YAMLMap;
 
 /** The producer row of an object, if it is one. */
 export function producerKindOf(obj: KObject): ProducerKind | undefined {

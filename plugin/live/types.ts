@@ -1,12 +1,9 @@
 // Live reads: the contract between the commands and the reader.
 
-/** One object the core could not resolve from the input. `id` is `${cls}/${namespace}/${name}`. */
-export interface LiveNeed {
-  id: string;
-  cls: 'Secret' | 'ConfigMap';
-  namespace: string;
-  name: string;
-}
+import type { LiveNeed } from '../../function/index.ts';
+
+/** One object to read, as the core's plan names it (`id` is `${cls}/${namespace}/${name}`). */
+export type { LiveNeed };
 
 export interface LiveOptions {
   /** Explicit path (--kubeconfig); else KUBECONFIG from `env`, ~/.kube/config, or in-cluster when in a pod. */
