@@ -1,5 +1,6 @@
-// Read and write stages for plain multi-document streams (`stamp`, `explain`): each document keeps its
-// original text, and only a document rollstamp changed is printed again, so everything else stays byte-identical.
+// Read and write stages for plain multi-document streams (`stamp`, `explain`, `generate`): each document
+// keeps its original text, and only a document rollstamp changed is printed again, so everything else stays
+// byte-identical. Streams are read by the subset reader when they fit it (fast), else by the yaml library.
 import { Composer, isMap, Parser, type Document } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
@@ -7,22 +8,37 @@ import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
+import { readSubsetStream } from './subset-yaml.ts';
 import type { TextEdit } from './text-edit.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
-  doc: Document;
+  /** The root node: a map for an object; null, or a null scalar, for an empty document. */
+  contents: unknown;
+  /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
+  doc?: Document;
   text: string;
   /** Offset of `text` in the stream (node ranges count from the stream's start). */
   offset: number;
   file: FileRef;
 }
 
+/** `fast`: the subset reader when the stream fits it, else the yaml library; `full`: the yaml library. */
+export type ReadMode = 'fast' | 'full';
+
 /**
  * Splits and parses one stream.
  * - Every error in every document is reported (YAML errors carry line and column, never text).
  */
-export function parseStream(text: string, path: string): { docs: StreamDoc[] } | { results: Result[] } {
+export function parseStream(text: string, path: string, mode: ReadMode = 'fast'): { docs: StreamDoc[] } | { results: Result[] } {
+  const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
+  if (subset) {
+    const docs = subset.map((d, index): StreamDoc => {
+      const to = subset[index + 1]?.offset ?? text.length;
+      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index } };
+    });
+    return { docs };
+  }
   const lines = new LineCounter();
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
   const starts = documentStarts(tokens);
@@ -35,7 +51,7 @@ export function parseStream(text: string, path: string): { docs: StreamDoc[] } |
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
     if (doc.errors.length === 0) results.push(...unprintableNodes(doc, text.slice(from, to), lines, file));
     if (doc.errors.length === 0 && doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') results.push(yaml11Result(file));
-    return { doc, text: text.slice(from, to), offset: from, file };
+    return { contents: doc.contents, doc, text: text.slice(from, to), offset: from, file };
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
@@ -65,7 +81,7 @@ export function yaml11Result(file: FileRef | undefined): Result {
 
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
 export function isLocalConfig(d: StreamDoc): boolean {
-  const contents = d.doc.contents;
+  const contents = d.contents;
   if (!isMap(contents)) return false;
   const annotations = childIn(contents, ['metadata', 'annotations']);
   return isMap(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
@@ -76,8 +92,8 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
-    if (d.doc.contents === null || (d.doc.contents as { value?: unknown }).value === null) continue;
-    if (isMap(d.doc.contents)) items.push({ node: d.doc.contents, file: d.file });
+    if (d.contents === null || (d.contents as { value?: unknown }).value === null) continue;
+    if (isMap(d.contents)) items.push({ node: d.contents, file: d.file });
     else results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
   }
   return { items, results };
@@ -94,7 +110,7 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   const parts: string[] = [];
   let last = '';
   for (const d of docs) {
-    const text = changed.has(d.doc.contents) ? renderChanged(d, changed.get(d.doc.contents)) : d.text;
+    const text = changed.has(d.contents) ? renderChanged(d, changed.get(d.contents)) : d.text;
     if (text === '') continue;
     if (last !== '' && !last.endsWith('\n')) parts.push('\n');
     parts.push(text);
@@ -103,8 +119,19 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   return parts.join('');
 }
 
+/**
+ * Whether a changed document has no text edit and no yaml document to print it from: the stream must be
+ * read again by the yaml library (the caller does, and runs the core again).
+ */
+export function needsFullRead(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): boolean {
+  return docs.some((d) => !d.doc && changed.has(d.contents) && changed.get(d.contents) === undefined);
+}
+
 function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string {
-  if (!edit) return d.doc.toString(detectFormat(d.text));
+  if (!edit) {
+    if (!d.doc) throw new Error('internal: a document read by the subset reader has no edit (needsFullRead was not checked)');
+    return d.doc.toString(detectFormat(d.text));
+  }
   const at = edit.offset - d.offset;
   const insert = d.text.includes('\r\n') ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
   return d.text.slice(0, at) + insert + d.text.slice(at + edit.remove);

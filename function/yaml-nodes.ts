@@ -43,17 +43,37 @@ export function childIn(node: unknown, keys: readonly string[]): unknown {
   return cur;
 }
 
+/**
+ * Where a map was written, for maps the subset reader built (the yaml library's own maps carry their
+ * source tokens instead): a block map's key column, and the first comment line between `key:` and a block
+ * map below it ([offset, column], by pair index); or a flow map's `{`.
+ */
+export interface MapLayout {
+  indent?: number;
+  comments?: ReadonlyMap<number, readonly [number, number]>;
+  flowOpen?: number;
+}
+const layouts = new WeakMap<YAMLMap, MapLayout>();
+
+export function setLayout(map: YAMLMap, layout: MapLayout): void {
+  layouts.set(map, layout);
+}
+
 /** True for a map node (block or flow). */
 export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
 
 /** The offset of a flow map's `{`, or undefined for a block map or a node without source. */
 export function flowStart(node: unknown): number | undefined {
+  const layout = isMap(node) ? layouts.get(node) : undefined;
+  if (layout) return layout.flowOpen;
   const tok = isMap(node) ? node.srcToken : undefined;
   return tok?.type === 'flow-collection' && tok.start.source === '{' ? tok.start.offset : undefined;
 }
 
 /** The key column of a block map, or undefined when it is not one read from source. */
 export function blockIndent(node: unknown): number | undefined {
+  const layout = isMap(node) ? layouts.get(node) : undefined;
+  if (layout) return layout.indent;
   const tok = isMap(node) ? node.srcToken : undefined;
   return tok?.type === 'block-map' ? tok.indent : undefined;
 }
@@ -62,6 +82,8 @@ export function blockIndent(node: unknown): number | undefined {
 export function keyOffset(map: YAMLMap): number | undefined {
   const tok = map.srcToken;
   const first = map.items[0];
+  const layout = layouts.get(map);
+  if (layout) return layout.indent !== undefined && isScalar(first?.key) ? first.key.range?.[0] : undefined;
   if (tok?.type !== 'block-map' || !first || !isScalar(first.key) || !first.key.range) return undefined;
   if (tok.items[0]?.start.some((t) => t.type === 'explicit-key-ind')) return undefined;
   return first.key.range[0];
@@ -78,6 +100,11 @@ export function hasDoubleQuotedKeys(map: YAMLMap): boolean {
  * starts at the value's key column (so text inserted there lines up); undefined otherwise.
  */
 export function leadingCommentOffset(map: YAMLMap, index: number, column: number): number | undefined {
+  const layout = layouts.get(map);
+  if (layout) {
+    const comment = layout.comments?.get(index);
+    return comment?.[1] === column ? comment[0] : undefined;
+  }
   const tok = map.srcToken;
   const sep = tok?.type === 'block-map' ? (tok.items[index]?.sep ?? []) : [];
   const firstBreak = sep.findIndex((t) => t.type === 'newline');

@@ -6,6 +6,7 @@ import { parseDocument } from 'yaml';
 import { readConfig, type Config, type RawSettings } from '../function/config.ts';
 import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
+import type { ReadMode } from '../function/stream.ts';
 import { findUnsafeNode } from '../function/yaml-nodes.ts';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
@@ -16,6 +17,8 @@ export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
 /** Environment variable naming a file that holds the HMAC key (the operator's way in a sidecar). */
 export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
 export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
+/** `full` reads every stream with the yaml library instead of the fast subset reader (an escape hatch). */
+export const READER_ENV = 'ROLLSTAMP_READER';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
@@ -63,6 +66,14 @@ export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */
 export function maxInputBytes(io: Io): number {
   return positiveWholeEnv(io, MAX_INPUT_ENV, 'bytes') ?? DEFAULT_MAX_INPUT_BYTES;
+}
+
+/** How plain streams are read: `ROLLSTAMP_READER` = `fast` (default) or `full`. */
+export function readMode(io: Io): ReadMode {
+  const raw = io.env[READER_ENV];
+  if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
+  if (raw === 'full') return 'full';
+  throw new UsageError(`${READER_ENV} must be fast or full`);
 }
 
 /** An operator's limit from the environment: a positive whole number (at most `max`), or undefined when unset. */

@@ -1,0 +1,62 @@
+// Issue #6: the fast path (the subset reader, documents passed through as their text) prints what the
+// full-parse path prints (ROLLSTAMP_READER=full: every stream read by the yaml library) — the same stdout,
+// stderr and exit code for every golden case, for rendered bundles in random formats, and for a benchmark
+// bundle; and the fast path is really taken for the plain ones.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
+import { readSubsetStream } from '../../function/subset-yaml.ts';
+import { loadCases, stampArgs } from '../support/fixtures.ts';
+import { runInProcess, type CliRun } from '../support/run-cli.ts';
+import { caseSeed, genBundle, Rng } from './support/generate.ts';
+import { render } from './support/harness.ts';
+import { randomFormat } from './support/render.ts';
+
+const FULL = { ROLLSTAMP_READER: 'full' };
+
+function same(fast: CliRun, full: CliRun, what: string): void {
+  assert.is(fast.code, full.code, `${what}: exit code`);
+  assert.is(fast.stderr, full.stderr, `${what}: stderr`);
+  assert.ok(fast.stdout === full.stdout, `${what}: the fast path printed something else than the full parse`);
+}
+
+test('every golden case: the fast path and the full parse print the same', async () => {
+  let fast = 0;
+  for (const c of loadCases()) {
+    const args = stampArgs(c);
+    same(await runInProcess(args, { cwd: c.dir }), await runInProcess(args, { cwd: c.dir, env: FULL }), c.name);
+    if (readSubsetStream(readFileSync(join(c.dir, 'input.yaml'), 'utf8'))) fast++;
+  }
+  assert.ok(fast > 130, `only ${fast} golden inputs took the fast path`);
+});
+
+test('rendered bundles in random formats (and with every workload a target): the same output either way', async () => {
+  let fast = 0;
+  for (let i = 0; i < 150; i++) {
+    const rng = new Rng(caseSeed(0xfa57_0001, i));
+    const text = render(genBundle(rng).bundle, randomFormat(rng), rng);
+    const args = i % 2 === 0 ? ['stamp', '-'] : ['stamp', '--targets', 'all', '-'];
+    same(await runInProcess(args, { stdin: text }), await runInProcess(args, { stdin: text, env: FULL }), `bundle case ${i}`);
+    if (readSubsetStream(text)) fast++;
+  }
+  assert.ok(fast > 15, `only ${fast} of 150 bundles took the fast path`);
+});
+
+test('a benchmark bundle of 1,000 objects: the same output either way, stamps written', async () => {
+  const text = asStream(bundleDocuments(1000));
+  assert.ok(readSubsetStream(text), 'the benchmark bundle takes the fast path');
+  const fast = await runInProcess(['stamp', '-'], { stdin: text });
+  same(fast, await runInProcess(['stamp', '-'], { stdin: text, env: FULL }), 'bench bundle');
+  assert.is(fast.code, 0);
+  assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
+});
+
+test('ROLLSTAMP_READER takes fast or full, nothing else', async () => {
+  const r = await runInProcess(['stamp', '-'], { stdin: 'a: 1\n', env: { ROLLSTAMP_READER: 'quick' } });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /ROLLSTAMP_READER must be fast or full/);
+});
+
+test.run();
