@@ -1,11 +1,14 @@
 // Read and write stages for KRM function mode: ResourceList text ⇄ yaml Document, items as map nodes.
-// The Document is edited in place, so comments, key order, quoting and unknown fields survive.
+// Output is the input text with the stamp edits and results appended; when that cannot be done, the
+// Document, edited in place, is printed again, so comments, key order, quoting and unknown fields survive.
+// A list in the YAML subset is read by the subset reader (fast) and can only be written by text edits.
 import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
-import { yaml11Result } from './stream.ts';
+import { yaml11Result, type ReadMode } from './stream.ts';
+import { readSubsetStream } from './subset-yaml.ts';
 import type { TextEdit } from './text-edit.ts';
 import { blockIndent, child, stringValue } from './yaml-nodes.ts';
 
@@ -16,7 +19,9 @@ export interface Item {
 }
 
 export interface ResourceList {
-  doc: Document;
+  /** The yaml library's document; absent when the subset reader read the list (then only text edits write it). */
+  doc?: Document;
+  root: YAMLMap;
   items: Item[];
   functionConfig: unknown;
   /** The input was JSON, so the output is JSON too. */
@@ -30,14 +35,19 @@ const RL_API_VERSIONS = new Set(['config.kubernetes.io/v1', 'config.kubernetes.i
  * Parses a ResourceList (YAML or JSON).
  * - Returns error results for malformed YAML, a wrong kind, or missing `items`.
  */
-export function parseResourceList(text: string): { rl: ResourceList } | { results: Result[] } {
+export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: ResourceList } | { results: Result[] } {
+  const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
+  if (subset?.length === 1 && subset[0]!.contents) return readList(subset[0]!.contents, text, undefined);
   const lines = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
   const unprintable = unprintableNodes(doc, text, lines, undefined);
   if (unprintable.length > 0) return { results: unprintable };
   if (doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') return { results: [yaml11Result(undefined)] };
-  const root = doc.contents;
+  return readList(doc.contents, text, doc);
+}
+
+function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList } | { results: Result[] } {
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
   if (!isMap(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
   const apiVersion = stringValue(child(root, 'apiVersion'));
@@ -60,8 +70,8 @@ export function parseResourceList(text: string): { rl: ResourceList } | { result
     items.push(file ? { node, file } : { node });
   });
   if (results.length > 0) return { results };
-  liftItemHeadComments(doc);
-  return { rl: { doc, items, functionConfig: child(root, 'functionConfig'), json: isJson(text), text } };
+  if (doc) liftItemHeadComments(doc);
+  return { rl: { ...(doc ? { doc } : {}), root, items, functionConfig: child(root, 'functionConfig'), json: isJson(text), text } };
 }
 
 /** JSON in, JSON out. Real JSON only: a YAML flow map also starts with `{` but may hold aliases. */
@@ -79,12 +89,14 @@ function isJson(text: string): boolean {
  * Writes the ResourceList with `results` replaced by ours (absent when there are none).
  * - When every stamp has a text edit, the input text is kept as it was apart from the stamp lines and the
  *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful).
- * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again.
+ * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
+ *   list was read without one (the caller reads it again with the yaml library and runs again).
  */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string {
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string | undefined {
   const edited = !rl.json ? editText(rl, results, changed) : undefined;
   if (edited !== undefined) return edited;
-  const root = rl.doc.contents as YAMLMap;
+  if (!rl.doc) return undefined;
+  const root = rl.root;
   root.delete('results');
   // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
   if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
@@ -93,11 +105,12 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
 }
 
 function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
-  const root = rl.doc.contents as YAMLMap;
+  const root = rl.root;
   const edits = [...changed.values()];
   if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
-  // Appending `results:` must land inside the document: not after a `...` end marker.
-  const end = root.range?.[2] ?? rl.text.length;
+  // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
+  // reader read is the stream's only document and has no `...`: its end is the text's.)
+  const end = rl.doc ? (root.range?.[2] ?? rl.text.length) : rl.text.length;
   if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
   const crlf = rl.text.includes('\r\n');
   // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.

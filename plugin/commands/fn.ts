@@ -1,13 +1,13 @@
 // `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
-import { applyStamp } from '../../function/index.ts';
+import { applyStamp, type FetchedSources } from '../../function/index.ts';
 import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
 import { hasErrors } from '../../function/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
-import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, summarize } from '../settings.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readMode, summarize } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -29,15 +29,25 @@ Exit status: 0 success, 1 an error result (one line on stderr says why; nothing 
 export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
   const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
-  const parsed = parseResourceList(stdin!.text);
-  if ('results' in parsed) throw new InputError(summarize(parsed.results));
-  const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
-  const hashKey = await loadHashKey(config, io);
-  const fetched = await readLiveSources(parsed.rl.items, config, {}, io);
-  const outcome = applyStamp(parsed.rl.items, { config, ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}) });
-  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
-  // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
-  if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
-  await io.writeStdout(serializeResourceList(parsed.rl, outcome.results, outcome.changed));
-  return 0;
+  const text = stdin!.text;
+  const mode = readMode(io);
+  let fetched: { sources: FetchedSources | undefined } | undefined;
+  // A list the subset reader read is written by text edits only; when it cannot be, read it again (full).
+  for (const pass of mode === 'fast' ? (['fast', 'full'] as const) : (['full'] as const)) {
+    const parsed = parseResourceList(text, pass);
+    if ('results' in parsed) throw new InputError(summarize(parsed.results));
+    const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
+    const hashKey = await loadHashKey(config, io);
+    fetched ??= { sources: await readLiveSources(parsed.rl.items, config, {}, io) };
+    const sources = fetched.sources;
+    const outcome = applyStamp(parsed.rl.items, { config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
+    const out = serializeResourceList(parsed.rl, outcome.results, outcome.changed);
+    if (out === undefined) continue;
+    // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
+    if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
+    await io.writeStdout(out);
+    return 0;
+  }
+  throw new Error('internal: the ResourceList read in full could not be written');
 }

@@ -1,18 +1,18 @@
 // Issue #6: the fast path (the subset reader, documents passed through as their text) prints what the
-// full-parse path prints (ROLLSTAMP_READER=full: every stream read by the yaml library) — the same stdout,
-// stderr and exit code for every golden case, for rendered bundles in random formats, and for a benchmark
-// bundle; and the fast path is really taken for the plain ones.
+// full-parse path prints (ROLLSTAMP_READER=full: every input read by the yaml library) — the same stdout,
+// stderr and exit code for every golden case, for rendered bundles and ResourceLists in random formats, and
+// for benchmark bundles; and the fast path is really taken for the plain ones.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
+import { asResourceList, asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
 import { readSubsetStream } from '../../function/subset-yaml.ts';
 import { loadCases, stampArgs } from '../support/fixtures.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
-import { caseSeed, genBundle, Rng } from './support/generate.ts';
+import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from './support/generate.ts';
 import { render } from './support/harness.ts';
-import { randomFormat } from './support/render.ts';
+import { randomFormat, renderStream } from './support/render.ts';
 
 const FULL = { ROLLSTAMP_READER: 'full' };
 
@@ -49,6 +49,32 @@ test('a benchmark bundle of 1,000 objects: the same output either way, stamps wr
   assert.ok(readSubsetStream(text), 'the benchmark bundle takes the fast path');
   const fast = await runInProcess(['stamp', '-'], { stdin: text });
   same(fast, await runInProcess(['stamp', '-'], { stdin: text, env: FULL }), 'bench bundle');
+  assert.is(fast.code, 0);
+  assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
+});
+
+test('fn: ResourceLists in random formats (with results already in some) print the same either way', async () => {
+  let fast = 0;
+  let fallBack = 0;
+  for (let i = 0; i < 150; i++) {
+    const rng = new Rng(caseSeed(0xfa57_0002, i));
+    const style = { ...randomFormat(rng), shuffleDocs: false, flowDoc: 0 };
+    let text = renderStream([resourceListDoc(bundleDocs(genBundle(rng).bundle, { rng: rng.fork() }))], style, rng.fork());
+    // An existing `results` cannot be replaced by a text edit: the fast read must give way to the full one.
+    if (i % 10 === 0 && !style.json) text += 'results:\n- message: earlier\n  severity: info\n';
+    same(await runInProcess(['fn'], { stdin: text }), await runInProcess(['fn'], { stdin: text, env: FULL }), `ResourceList case ${i}`);
+    if (readSubsetStream(text)) fast++;
+    if (readSubsetStream(text) && text.includes('\nresults:')) fallBack++;
+  }
+  assert.ok(fast > 15, `only ${fast} of 150 ResourceLists took the fast path`);
+  assert.ok(fallBack > 0, 'a fast-read list with results had to be read again');
+});
+
+test('fn: a benchmark ResourceList of 1,000 objects prints the same either way', async () => {
+  const text = asResourceList(bundleDocuments(1000));
+  assert.ok(readSubsetStream(text), 'the benchmark ResourceList takes the fast path');
+  const fast = await runInProcess(['fn'], { stdin: text });
+  same(fast, await runInProcess(['fn'], { stdin: text, env: FULL }), 'bench ResourceList');
   assert.is(fast.code, 0);
   assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
 });
