@@ -338,31 +338,32 @@ class Reader {
   private quoted(at: number, eol: number): { node: Scalar; end: number } {
     const t = this.text;
     const double = t[at] === '"';
-    let value = '';
+    const quote = double ? '"' : "'";
+    // Runs of ordinary characters are copied as slices (one string per piece, not per character).
+    const pieces: string[] = [];
     let i = at + 1;
     for (;;) {
-      if (i >= eol) outside(); // unclosed on this line: a multi-line scalar, or an error
-      const c = t[i]!;
-      if (double && c === '\\') {
+      let run = i;
+      while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
+      if (run >= eol) outside(); // unclosed on this line: a multi-line scalar, or an error
+      if (run > i) pieces.push(t.slice(i, run));
+      i = run;
+      if (t[i] === '\\') {
         const e = t[i + 1];
         const simple = e === undefined ? undefined : ESCAPES.get(e);
         if (simple !== undefined) {
-          value += simple;
+          pieces.push(simple);
           i += 2;
         } else if (e === 'u' && /^[0-9A-Fa-f]{4}$/.test(t.slice(i + 2, i + 6))) {
-          value += String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16));
+          pieces.push(String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16)));
           i += 6;
         } else outside();
-      } else if (c === (double ? '"' : "'")) {
-        if (!double && t[i + 1] === "'") {
-          value += "'";
-          i += 2;
-        } else break;
-      } else {
-        value += c;
-        i++;
-      }
+      } else if (!double && t[i + 1] === "'") {
+        pieces.push("'");
+        i += 2;
+      } else break;
     }
+    const value = pieces.join('');
     const scalar = new Scalar(value);
     scalar.range = [at, i + 1, i + 1];
     scalar.source = value;
@@ -506,20 +507,17 @@ class Reader {
 
 /** Folds the lines of a folded scalar: a single line break between two lines becomes a space, n empty lines n breaks. */
 function fold(lines: readonly string[]): string {
-  let out = '';
-  let started = false;
+  const out: string[] = [];
   let empties = 0;
   for (const line of lines) {
     if (line === '') {
       empties++;
       continue;
     }
-    out += started && empties === 0 ? ' ' : '\n'.repeat(empties);
-    out += line;
-    started = true;
+    out.push(out.length > 0 && empties === 0 ? ' ' : '\n'.repeat(empties), line);
     empties = 0;
   }
-  return out;
+  return out.join('');
 }
 
 /** Double-quoted escapes the subset reads (others, like `\x` or `\U`, go to the yaml library). */
