@@ -53,18 +53,22 @@ export interface MapLayout {
   comments?: ReadonlyMap<number, readonly [number, number]>;
   flowOpen?: number;
 }
-const layouts = new WeakMap<YAMLMap, MapLayout>();
+// Kept on the map itself: a WeakMap with millions of entries made collection slow on node-dense input.
+const LAYOUT = Symbol('rollstamp.layout');
+type WithLayout = YAMLMap & { [LAYOUT]?: MapLayout };
 
 export function setLayout(map: YAMLMap, layout: MapLayout): void {
-  layouts.set(map, layout);
+  (map as WithLayout)[LAYOUT] = layout;
 }
+
+const layoutOf = (map: YAMLMap): MapLayout | undefined => (map as WithLayout)[LAYOUT];
 
 /** True for a map node (block or flow). */
 export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
 
 /** The offset of a flow map's `{`, or undefined for a block map or a node without source. */
 export function flowStart(node: unknown): number | undefined {
-  const layout = isMap(node) ? layouts.get(node) : undefined;
+  const layout = isMap(node) ? layoutOf(node) : undefined;
   if (layout) return layout.flowOpen;
   const tok = isMap(node) ? node.srcToken : undefined;
   return tok?.type === 'flow-collection' && tok.start.source === '{' ? tok.start.offset : undefined;
@@ -72,7 +76,7 @@ export function flowStart(node: unknown): number | undefined {
 
 /** The key column of a block map, or undefined when it is not one read from source. */
 export function blockIndent(node: unknown): number | undefined {
-  const layout = isMap(node) ? layouts.get(node) : undefined;
+  const layout = isMap(node) ? layoutOf(node) : undefined;
   if (layout) return layout.indent;
   const tok = isMap(node) ? node.srcToken : undefined;
   return tok?.type === 'block-map' ? tok.indent : undefined;
@@ -82,7 +86,7 @@ export function blockIndent(node: unknown): number | undefined {
 export function keyOffset(map: YAMLMap): number | undefined {
   const tok = map.srcToken;
   const first = map.items[0];
-  const layout = layouts.get(map);
+  const layout = layoutOf(map);
   if (layout) return layout.indent !== undefined && isScalar(first?.key) ? first.key.range?.[0] : undefined;
   if (tok?.type !== 'block-map' || !first || !isScalar(first.key) || !first.key.range) return undefined;
   if (tok.items[0]?.start.some((t) => t.type === 'explicit-key-ind')) return undefined;
@@ -100,7 +104,7 @@ export function hasDoubleQuotedKeys(map: YAMLMap): boolean {
  * starts at the value's key column (so text inserted there lines up); undefined otherwise.
  */
 export function leadingCommentOffset(map: YAMLMap, index: number, column: number): number | undefined {
-  const layout = layouts.get(map);
+  const layout = layoutOf(map);
   if (layout) {
     const comment = layout.comments?.get(index);
     return comment?.[1] === column ? comment[0] : undefined;
