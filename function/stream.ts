@@ -101,16 +101,19 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
 
 /**
  * Prints documents: the original text for untouched ones; for changed ones (keyed by their item node) the
- * original text with the stamp edit applied, or a fresh rendering when there is no edit. (The edit is planned
- * from the parsed positions; test/unit/text-edit and the idempotence properties check that the edited text
- * reads back as the changed tree. Checking it again here doubled the run time.)
+ * original text with the stamp edit applied, or a fresh rendering when there is no edit — undefined when such
+ * a document was read by the subset reader and has no tree to render (the caller reads the stream again with
+ * the yaml library). (The edit is planned from the parsed positions; test/unit/text-edit and the idempotence
+ * properties check that the edited text reads back as the changed tree. Checking it again here doubled the
+ * run time.)
  */
-export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string {
+export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
   // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
   const parts: string[] = [];
   let last = '';
   for (const d of docs) {
     const text = changed.has(d.contents) ? renderChanged(d, changed.get(d.contents)) : d.text;
+    if (text === undefined) return undefined;
     if (text === '') continue;
     if (last !== '' && !last.endsWith('\n')) parts.push('\n');
     parts.push(text);
@@ -119,19 +122,8 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   return parts.join('');
 }
 
-/**
- * Whether a changed document has no text edit and no yaml document to print it from: the stream must be
- * read again by the yaml library (the caller does, and runs the core again).
- */
-export function needsFullRead(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): boolean {
-  return docs.some((d) => !d.doc && changed.has(d.contents) && changed.get(d.contents) === undefined);
-}
-
-function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string {
-  if (!edit) {
-    if (!d.doc) throw new Error('internal: a document read by the subset reader has no edit (needsFullRead was not checked)');
-    return d.doc.toString(detectFormat(d.text));
-  }
+function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string | undefined {
+  if (!edit) return d.doc?.toString(detectFormat(d.text));
   const at = edit.offset - d.offset;
   const insert = d.text.includes('\r\n') ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
   return d.text.slice(0, at) + insert + d.text.slice(at + edit.remove);

@@ -210,18 +210,13 @@ class Reader {
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
-    if (at < eol && at === pos) outside(); // `key:x` and `-x` are not indicators
     const c = at < eol ? t[at]! : '\n';
     if (c === '\n' || c === '#') {
       const next = this.nextContent(eol + 1);
       const comment = this.comment;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
-      if (!below) return { node: this.nullScalar(at), next };
-      if (this.isDash(next.at)) {
-        const { node, next: after } = this.blockSeq(next.at, next.indent, depth + 1);
-        return { node, next: after, ...(comment ? { comment } : {}) };
-      }
-      const { node, next: after } = this.blockMap(next.at, next.indent, depth + 1);
+      if (!below) return { node: this.plainScalar(at, at), next }; // an empty value: null
+      const { node, next: after } = this.isDash(next.at) ? this.blockSeq(next.at, next.indent, depth + 1) : this.blockMap(next.at, next.indent, depth + 1);
       return { node, next: after, ...(comment ? { comment } : {}) };
     }
     if (!inMap && this.implicitKey(at)) {
@@ -325,12 +320,6 @@ class Reader {
     scalar.range = [at, end, end];
     scalar.source = source;
     scalar.type = Scalar.PLAIN;
-    return scalar;
-  }
-
-  /** The empty value of `key:` or `-` with nothing after it: null, positioned where the yaml library puts it. */
-  private nullScalar(pos: number): Scalar {
-    const scalar = this.plainScalar(pos, pos);
     return scalar;
   }
 

@@ -68,11 +68,14 @@ export function maxInputBytes(io: Io): number {
   return positiveWholeEnv(io, MAX_INPUT_ENV, 'bytes') ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
-/** How plain streams are read: `ROLLSTAMP_READER` = `fast` (default) or `full`. */
-export function readMode(io: Io): ReadMode {
+/**
+ * The read modes to try in order (`ROLLSTAMP_READER` = `fast`, the default, or `full`): input the subset
+ * reader read is written by text edits only, so a fast run that cannot write that way runs again in full.
+ */
+export function readModes(io: Io): readonly ReadMode[] {
   const raw = io.env[READER_ENV];
-  if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
-  if (raw === 'full') return 'full';
+  if (raw === undefined || raw === '' || raw === 'fast') return ['fast', 'full'];
+  if (raw === 'full') return ['full'];
   throw new UsageError(`${READER_ENV} must be fast or full`);
 }
 

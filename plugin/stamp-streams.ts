@@ -1,12 +1,12 @@
 // Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
 import type { Config } from '../function/config.ts';
-import { applyStamp, type StampOutcome } from '../function/index.ts';
+import { applyStamp, type FetchedSources, type StampOutcome } from '../function/index.ts';
 import { hasErrors, type Result } from '../function/results.ts';
-import { needsFullRead, parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
+import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
-import { loadHashKey, maxInputBytes, readMode } from './settings.ts';
+import { loadHashKey, maxInputBytes, readModes } from './settings.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -35,25 +35,21 @@ export async function stampFiles(
   live: LiveSettings = {},
 ): Promise<StreamRun> {
   const hashKey = await loadHashKey(config, io);
-  const mode = readMode(io);
-  let streams = readStreams(files, keep, mode);
-  const empty: StampOutcome = { results: streams.results, targets: [], changed: new Map() };
-  if (hasErrors(streams.results)) return { outcome: empty, output: '', objects: 0 };
-  let read = streamItems(streams.parsed.flat());
-  if (hasErrors(read.results)) return { outcome: { ...empty, results: read.results }, output: '', objects: 0 };
-  const fetched = await readLiveSources(read.items, config, live, io);
-  const options = { config, ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}) };
-  let outcome = applyStamp(read.items, options);
-  if (needsFullRead(streams.parsed.flat(), outcome.changed)) {
-    // A stamp that cannot be written as a text edit is printed from the yaml library's tree: read again.
-    streams = readStreams(files, keep, 'full');
-    read = streamItems(streams.parsed.flat());
-    const problems = [...streams.results, ...read.results];
-    if (hasErrors(problems)) return { outcome: { ...empty, results: problems }, output: '', objects: 0 };
-    outcome = applyStamp(read.items, options);
+  const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
+  let fetched: { sources: FetchedSources | undefined } | undefined;
+  for (const mode of readModes(io)) {
+    const streams = readStreams(files, keep, mode);
+    if (hasErrors(streams.results)) return failed(streams.results);
+    const read = streamItems(streams.parsed.flat());
+    if (hasErrors(read.results)) return failed(read.results);
+    fetched ??= { sources: await readLiveSources(read.items, config, live, io) };
+    const sources = fetched.sources;
+    const outcome = applyStamp(read.items, { config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    const texts = streams.parsed.map((docs) => serializeStream(docs, outcome.changed));
+    if (texts.some((t) => t === undefined)) continue;
+    return { outcome, output: joinStreams(texts as string[]), objects: read.items.length };
   }
-  const output = joinStreams(streams.parsed.map((docs) => serializeStream(docs, outcome.changed)));
-  return { outcome, output, objects: read.items.length };
+  throw new Error('internal: streams read in full could not be written');
 }
 
 function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode): { parsed: StreamDoc[][]; results: Result[] } {

@@ -7,7 +7,7 @@ import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
-import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readMode, summarize } from '../settings.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -30,10 +30,8 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
   const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
   const text = stdin!.text;
-  const mode = readMode(io);
   let fetched: { sources: FetchedSources | undefined } | undefined;
-  // A list the subset reader read is written by text edits only; when it cannot be, read it again (full).
-  for (const pass of mode === 'fast' ? (['fast', 'full'] as const) : (['full'] as const)) {
+  for (const pass of readModes(io)) {
     const parsed = parseResourceList(text, pass);
     if ('results' in parsed) throw new InputError(summarize(parsed.results));
     const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');

@@ -11,6 +11,18 @@ test('an untouched stream is printed byte for byte', () => {
   if ('docs' in r) assert.is(serializeStream(r.docs, new Map()), STREAM);
 });
 
+test('a changed document without a text edit: re-rendered after a full read, refused (undefined) after a fast one', () => {
+  const text = 'kind: A\n---\nkind: B # kept\nx: 1\n';
+  for (const mode of ['fast', 'full'] as const) {
+    const r = parseStream(text, 'f.yaml', mode);
+    assert.ok('docs' in r);
+    if (!('docs' in r)) continue;
+    assert.is(r.docs[1]!.doc === undefined, mode === 'fast', `${mode}: read by the ${mode === 'fast' ? 'subset reader' : 'yaml library'}`);
+    const out = serializeStream(r.docs, new Map([[r.docs[1]!.contents, undefined]]));
+    assert.is(out, mode === 'fast' ? undefined : text);
+  }
+});
+
 test('YAML errors carry file, document index, line and column, never source text', () => {
   const r = parseStream('a: 1\n---\nsecret: hunter2\nsecret: hunter3\n', 'g.yaml');
   assert.ok('results' in r);
