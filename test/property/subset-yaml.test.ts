@@ -196,18 +196,23 @@ test('declines what it leaves to the yaml library', () => {
   for (const s of samples) assert.is(readSubsetStream(s), undefined, `accepted ${JSON.stringify(s)}`);
 });
 
+/** Checks `text` and a chain of `mutations` edits of it; true when the reader accepted `text` itself. */
+function checkChain(rng: Rng, text: string, label: string, mutations: number): boolean {
+  const accepted = check(text, label);
+  let mutated = text;
+  for (let m = 0; m < mutations; m++) {
+    mutated = mutate(rng, mutated);
+    check(mutated, `${label} mutation ${m}`);
+  }
+  return accepted;
+}
+
 test('agrees with the yaml library on rendered bundles in random formats, and on their mutations', () => {
   let accepted = 0;
   const cases = 300;
   for (let i = 0; i < cases; i++) {
     const rng = new Rng(caseSeed(SEED, i));
-    const text = render(genBundle(rng).bundle, randomFormat(rng), rng);
-    if (check(text, `bundle case ${i}`)) accepted++;
-    let mutated = text;
-    for (let m = 0; m < 4; m++) {
-      mutated = mutate(rng, mutated);
-      check(mutated, `bundle case ${i} mutation ${m}`);
-    }
+    if (checkChain(rng, render(genBundle(rng).bundle, randomFormat(rng), rng), `bundle case ${i}`, 4)) accepted++;
   }
   // Random formats include JSON, CRLF, BOM, anchors, tags and directives, which the subset leaves to the library.
   assert.ok(accepted > cases / 8, `the subset reader accepted only ${accepted} of ${cases} rendered bundles`);
@@ -218,13 +223,7 @@ test('agrees with the yaml library on grammar-made streams and their mutations',
   const cases = 4000;
   for (let i = 0; i < cases; i++) {
     const rng = new Rng(caseSeed(SEED + 1, i));
-    const text = new Grammar(rng).stream();
-    if (check(text, `grammar case ${i}`)) accepted++;
-    let mutated = text;
-    for (let m = 0; m < 3; m++) {
-      mutated = mutate(rng, mutated);
-      check(mutated, `grammar case ${i} mutation ${m}`);
-    }
+    if (checkChain(rng, new Grammar(rng).stream(), `grammar case ${i}`, 3)) accepted++;
   }
   assert.ok(accepted > cases / 4, `the subset reader accepted only ${accepted} of ${cases} grammar streams`);
 });
