@@ -102,7 +102,7 @@ function escapeHtml(text: string): string {
   return printable(text).replace(/[&<>"'`|\\*_[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Control characters (a line break in a key name) shown as `\uXXXX`, so a cell stays one line. */
+/** Control characters (a line break in a key name, C1, U+2028/U+2029) as `\uXXXX`, so a cell stays one line. */
 function printable(text: string): string {
-  return text.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -160,6 +160,20 @@ test('markdown: a name cannot break out of its cell or inject markup', async () 
   assert.not.match(md.stdout, /<img>|`c/);
 });
 
+test('a key name with a line break or U+2028 stays on its row, in text and markdown', async () => {
+  const oldText = edit(BASIC, '  LOG_LEVEL: info\n', '  LOG_LEVEL: info\n  "a\\nb\\u2028c": "1"\n');
+  const newText = edit(oldText, '"1"', '"2"');
+  for (const format of ['text', 'markdown']) {
+    const r = await diff(oldText, newText, ['-o', format, '--config', CONFIG]);
+    assert.is(r.code, 3, r.stderr);
+    const rows = r.stdout.split('\n').filter((l) => l.includes('web-settings'));
+    assert.is(rows.length, 1, r.stdout);
+    // Markdown shows the backslash as &#92; (it would escape the next character).
+    assert.ok(rows[0]!.includes(format === 'text' ? 'a\\u000ab\\u2028c' : 'a&#92;u000ab&#92;u2028c'), rows[0]);
+    assert.not.ok(r.stdout.includes('\u2028'));
+  }
+});
+
 test('exit codes: 2 for usage, 1 for invalid input in either render (one line, nothing on stdout)', async () => {
   for (const argv of [['diff'], ['diff', 'a.yaml'], ['diff', 'a', 'b', 'c'], ['diff', '-', '-'], ['diff', '-o', 'yaml', 'a', 'b']]) {
     const r = await runInProcess(argv, { stdin: BASIC });
