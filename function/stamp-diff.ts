@@ -48,7 +48,8 @@ export interface StampDiff {
 
 /**
  * Every target whose stamp differs between two runs over the same config, in byte order of its identity.
- * - Targets match on group, kind, namespace and name (a new apiVersion of the same kind is the same target).
+ * - Targets match on group, kind, namespace and name (a new apiVersion of the same kind is the same target);
+ *   an object that occurs twice is matched copy by copy, in input order.
  * - For a rolling target: each source added, removed, or with another digest (or resolution), recursively
  *   for a ModelConfig; and for each source the keys whose per-key digest differs, or that appear or vanish.
  *   Key digests come from `applyStamp(…, {keyDigests: true})`; without them a key is compared by presence.
@@ -75,7 +76,11 @@ function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport>
   for (const t of targets) {
     const { apiVersion, kind, namespace, name } = t.resourceRef;
     const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-    out.set(`${group}/${kind}/${namespace ?? ''}/${name}`, t);
+    const id = `${group}/${kind}/${namespace ?? ''}/${name}`;
+    // The core accepts an object twice (kubectl applies both, the last wins): match copies in order.
+    let copy = 1;
+    while (out.has(copy === 1 ? id : `${id}#${copy}`)) copy++;
+    out.set(copy === 1 ? id : `${id}#${copy}`, t);
   }
   return out;
 }

@@ -107,6 +107,14 @@ test('a workload that appears or disappears is listed as such; a new reference i
   assert.equal(facts((await diffJson(BASIC, dropped)).doc), ['Deployment/shop/web: rolls ConfigMap shop/web-settings removed (bundle→-) [FEATURE_CHECKOUT_V2:removed,LOG_LEVEL:removed]']);
 });
 
+test('an object in the render twice is compared copy by copy', async () => {
+  const web = BASIC.slice(BASIC.indexOf('apiVersion: apps/v1'), BASIC.indexOf('---\napiVersion: batch/v1'));
+  const twice = `${BASIC}\n---\n${web}`;
+  assert.equal(facts((await diffJson(BASIC, twice)).doc), ['Deployment/shop/web: appears']);
+  const otherCopy = `${BASIC}\n---\n${edit(web, 'secretKeyRef: {name: db-credentials, key: password}', 'secretKeyRef: {name: db-credentials, key: username}')}`;
+  assert.equal(facts((await diffJson(twice, otherCopy)).doc), ['Deployment/shop/web: rolls Secret shop/db-credentials changed (bundle→bundle) [password:removed,username:added]']);
+});
+
 test('a new apiVersion of the same kind is the same target', async () => {
   const { code, doc } = await diffJson(BASIC, edit(BASIC, 'apiVersion: batch/v1\nkind: CronJob', 'apiVersion: batch/v1beta1\nkind: CronJob'));
   assert.is(code, 0, JSON.stringify(doc));
