@@ -35,7 +35,7 @@ function rowsOf(t: TargetDiff): Row[] {
   const target = resourceId(t.resourceRef);
   const sources = t.sources.flatMap((s) => flatten(s, ''));
   if (t.change !== 'rolls') return [{ target, change: t.change, source: '', from: '', keys: [] }];
-  if (sources.length === 0) return [{ target, change: 'rolls', source: '(no source differs: the hash scheme or key did)', from: '', keys: [] }];
+  if (sources.length === 0) return [{ target, change: 'rolls', source: '(the hash differs, no source does)', from: '', keys: [] }];
   return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? 'rolls' : '', ...s }));
 }
 
