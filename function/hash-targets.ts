@@ -21,7 +21,8 @@ export interface SourceReport {
   from: Resolution['from'];
   whole: boolean;
   optional: boolean;
-  keys: Array<{ key: string; present: boolean }>;
+  /** `digest`: the key's own digest, only with HashContext.keyDigests (`rollstamp diff` compares them). */
+  keys: Array<{ key: string; present: boolean; digest?: string }>;
   fields: string[];
   /** The producer whose spec stands for the value (`ExternalSecret ns/name`), or the SOPS Secret itself. */
   producedBy?: string;
@@ -49,6 +50,8 @@ export interface HashContext extends ResolveContext {
   modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
   /** Agent reports, which rendered agent Deployments repeat. */
   agents: Map<Target, TargetReport | undefined>;
+  /** Also digest each selected key on its own (scheme v1 source message with that one key). Default: false. */
+  keyDigests?: boolean;
 }
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
@@ -122,8 +125,11 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
     const report = reportSource(use, resolution);
     reports.push(report);
     if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
-    const digest = ctx.hasher.digest(sourceMessage(sourceInput(use, resolution)));
+    const input = sourceInput(use, resolution);
+    const digest = ctx.hasher.digest(sourceMessage(input));
     report.digest = formatDigest(ctx.hasher, digest);
+    // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
+    if (ctx.keyDigests) for (const k of report.keys) k.digest = formatDigest(ctx.hasher, ctx.hasher.digest(sourceMessage({ ...input, keys: [k.key] })));
     digests.push({ id: use.id, digest });
     reportMissing(use, report, ctx.results, reportTo, ctx.config, resolution.from === 'missing' && resolution.cluster === true);
   }

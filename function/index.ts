@@ -20,6 +20,8 @@ export interface StampOptions {
   hashKey?: Uint8Array;
   /** Sources read from the cluster for the ids `planStamp` returned. */
   fetched?: FetchedSources;
+  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
+  keyDigests?: boolean;
 }
 
 export interface StampOutcome {
@@ -87,6 +89,7 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
     modelConfigs: new Map(),
     agents: new Map(),
     ...(options.fetched ? { fetched: options.fetched } : {}),
+    ...(options.keyDigests ? { keyDigests: true } : {}),
   };
   const reports = targets.map((t) => hashTarget(t, ctx));
   const changed = new Map<YAMLMap, TextEdit | undefined>();

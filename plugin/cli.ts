@@ -14,6 +14,7 @@ Commands:
   stamp     stamp plain manifests from files, directories or stdin; --check for CI
   generate  Argo CD config management plugin: render the current directory, stamp, print
   explain   show each target's sources, keys and digests (never values)
+  diff      compare two renders: which workloads roll, which sources and keys caused it
 
 Flags:
   -h, --help       help for rollstamp or a command (rollstamp stamp --help)
@@ -43,6 +44,10 @@ const COMMANDS: Record<string, Command> = {
   explain: {
     help: async () => (await import('./commands/explain.ts')).EXPLAIN_HELP,
     run: async (a, io) => (await import('./commands/explain.ts')).runExplain(a, io),
+  },
+  diff: {
+    help: async () => (await import('./commands/diff.ts')).DIFF_HELP,
+    run: async (a, io) => (await import('./commands/diff.ts')).runDiff(a, io),
   },
 };
 

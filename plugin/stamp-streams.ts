@@ -1,6 +1,6 @@
 // Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
 import type { Config } from '../function/config.ts';
-import { applyStamp, type FetchedSources, type StampOutcome } from '../function/index.ts';
+import { applyStamp, type FetchedSources, type StampOptions, type StampOutcome } from '../function/index.ts';
 import { hasErrors, type Result } from '../function/results.ts';
 import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
 import type { Io } from './io.ts';
@@ -26,6 +26,7 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
+ * - `core`: further options for the core (`diff` asks for per-key digests).
  */
 export async function stampFiles(
   files: readonly InputFile[],
@@ -33,6 +34,7 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
+  core: Pick<StampOptions, 'keyDigests'> = {},
 ): Promise<StreamRun> {
   const hashKey = await loadHashKey(config, io);
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
@@ -44,7 +46,7 @@ export async function stampFiles(
     if (hasErrors(read.results)) return failed(read.results);
     fetched ??= { sources: await readLiveSources(read.items, config, live, io) };
     const sources = fetched.sources;
-    const outcome = applyStamp(read.items, { config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    const outcome = applyStamp(read.items, { ...core, config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
     const texts = streams.parsed.map((docs) => serializeStream(docs, outcome.changed));
     if (texts.some((t) => t === undefined)) continue;
     return { outcome, output: joinStreams(texts as string[]), objects: read.items.length };

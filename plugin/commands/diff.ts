@@ -1,0 +1,88 @@
+// `rollstamp diff OLD NEW` (#16): which targets a change between two renders rolls, and which sources and
+// keys caused it. Both renders go through the same pipeline as `stamp`; only names, keys and digests are shown.
+import { parseArgs } from 'node:util';
+import { hasErrors, formatResult, type Result } from '../../function/results.ts';
+import { diffStamps } from '../../function/stamp-diff.ts';
+import type { Config } from '../../function/config.ts';
+import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
+import { DIFF_FORMATS, renderJson, renderMarkdown, renderText, type DiffFormat } from '../diff-format.ts';
+import { InputError, UsageError } from '../errors.ts';
+import type { Io } from '../io.ts';
+import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
+import { readInputs } from '../read-inputs.ts';
+import { configFrom, maxInputBytes, readConfigFile, summarize } from '../settings.ts';
+import { stampFiles, type StreamRun } from '../stamp-streams.ts';
+
+export const DIFF_HELP = `Usage: rollstamp diff [flags] OLD NEW
+
+Compares two renders of the same application — say the base and the head of a pull request — and prints
+every target (workload, kagent Agent or ModelConfig) whose rollstamp.dev/hash would differ, and why: each
+Secret, ConfigMap, producer or ModelConfig that changed (namespace/name), where it resolved (bundle,
+producer, cluster, missing), and which of the keys the target uses changed, were added or were removed.
+Targets that appear or disappear are listed as such. Prints names, keys and digests only, never a value.
+
+OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
+Both are read with the same config flags.
+
+Flags:
+  -o, --output text|markdown|json
+                                text: an aligned table (default); markdown: a table for a pull-request
+                                comment (workload, why, keys); json: kind StampDiff, full digests
+                                (schemas/stamp-diff.schema.json)
+  -q, --quiet                   do not print warnings
+${CONFIG_FLAGS_HELP}
+
+Examples:
+  git show main:deploy/app.yaml > /tmp/old.yaml
+  rollstamp diff /tmp/old.yaml deploy/app.yaml
+  kustomize build overlays/prod | rollstamp diff -o markdown rendered-main.yaml - > comment.md
+
+  rollstamp diff --config examples/basic/rollstamp.yaml old/ new/
+  1 target rolls.
+
+  TARGET                       STAMP  SOURCE                      FROM    KEYS
+  apps/v1/Deployment/shop/web  rolls  Secret shop/db-credentials  bundle  changed: password
+
+Exit status: 0 nothing rolls, appears or disappears; 3 something does (listed on stdout); 1 invalid input
+in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
+
+/** Exit status when a target rolls, appears or disappears: 3, as `stamp --check`. */
+const SOMETHING_ROLLS = 3;
+
+/** Runs `diff`: reads both renders, stamps each in memory, compares the target reports. */
+export async function runDiff(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { ...CONFIG_FLAG_OPTIONS, output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } },
+  });
+  const format = (values.output ?? 'text') as DiffFormat;
+  if (!DIFF_FORMATS.includes(format)) throw new UsageError(`--output must be one of ${DIFF_FORMATS.join(', ')}`);
+  if (positionals.length !== 2) throw new UsageError('diff needs two renders: rollstamp diff OLD NEW (one of them may be -)');
+  const [oldPath, newPath] = positionals as [string, string];
+  if (oldPath === '-' && newPath === '-') throw new UsageError('only one of OLD and NEW can be - (standard input)');
+  const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
+  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
+  const live = liveSettingsFromFlags(values);
+  const before = await stampRender('OLD', oldPath, config, io, live);
+  const after = await stampRender('NEW', newPath, config, io, live);
+  if (!values.quiet) printWarnings([...before.outcome.results, ...after.outcome.results], io);
+  const diff = diffStamps(before.outcome.targets, after.outcome.targets);
+  const render = format === 'json' ? renderJson : format === 'markdown' ? renderMarkdown : renderText;
+  await io.writeStdout(render(diff));
+  return diff.targets.length > 0 ? SOMETHING_ROLLS : 0;
+}
+
+/** One render read and stamped in memory; any error result fails the whole run (fail closed). */
+async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<StreamRun> {
+  const files = await readInputs([path], io, maxInputBytes(io));
+  const run = await stampFiles(files, config, io, undefined, live, { keyDigests: true });
+  if (hasErrors(run.outcome.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.outcome.results)}`);
+  return run;
+}
+
+/** Warnings of both renders, each once (a warning about an unchanged object appears in both). */
+function printWarnings(results: readonly Result[], io: Io): void {
+  const lines = new Set(results.filter((r) => r.severity === 'warning').map((r) => `rollstamp: ${formatResult(r)}\n`));
+  for (const line of lines) io.writeStderr(line);
+}
