@@ -42,8 +42,10 @@ const GENERATE_BUDGET_MS = 55_000;
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
   const started = Date.now();
-  const { config, output } = await readAppSettings(io);
-  const limit = maxInputBytes(io);
+  const { config, output, settingsBytes } = await readAppSettings(io);
+  // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
+  const limit = maxInputBytes(io) - settingsBytes;
+  if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are

@@ -554,7 +554,7 @@ test('operator settings: the sidecar environment may set a hash key; env, parame
   });
   assertFailsClosed(generate(settings, { path: 'apps/plain' }), {
     code: 2,
-    message: /^rollstamp: \.rollstamp\.yaml: hashKeyFile cannot be set by the repository: it is operator-only/,
+    message: /^rollstamp: \.rollstamp\.yaml spec\.hashKeyFile: hashKeyFile cannot be set by the repository: it is operator-only/,
     secrets: [key],
   });
 });
