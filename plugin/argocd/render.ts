@@ -9,6 +9,8 @@ import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
 import { positiveWholeEnv } from '../settings.ts';
+import { checkRenderTree } from './render-tree.ts';
+import { repoRoot } from './repo-root.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
@@ -32,6 +34,8 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  */
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
+  // Before any renderer reads the repository: no symlink out of it under the app or what it uses.
+  await checkRenderTree(renderer, io.cwd, repoRoot(io));
   const argv = renderer === 'kustomize' ? kustomizeArgv(io) : helmArgv(config, io);
   const timeoutMs = 1000 * timeoutSeconds(io);
   const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
@@ -84,15 +88,6 @@ function valuesFile(file: string, io: Io): string {
   if (isAbsolute(file) || !inside(full) || !inside(real)) throw new UsageError(`values file ${file}: outside the repository`);
   if (!statSync(real).isFile()) throw new UsageError(`values file ${file}: not a regular file`);
   return relative(io.cwd, real) || '.';
-}
-
-/** The repository root: the working directory minus ARGOCD_APP_SOURCE_PATH (the app's path in the repo). */
-function repoRoot(io: Io): string {
-  const cwd = realpathSync(io.cwd);
-  const path = (io.env.ARGOCD_APP_SOURCE_PATH ?? '').replace(/^\.?\/+|\/+$/g, '');
-  if (path === '' || path === '.') return cwd;
-  const depth = path.split('/').filter((p) => p !== '' && p !== '.').length;
-  return resolve(cwd, ...Array<string>(depth).fill('..'));
 }
 
 /** Argo CD names apps outside its namespace `<namespace>_<name>`; a Helm release name cannot hold `_`. */
