@@ -21,14 +21,13 @@ export type RunRenderer = (argv: readonly string[], what: string) => Promise<Uin
 const MISSING_DEPENDENCY = ['found in Chart.yaml, but missing in charts/ directory', 'found in requirements.yaml, but missing in charts'];
 
 /**
- * Renders the chart in `io.cwd`.
+ * Renders the chart in the working directory with `argv` (from `helmArgv`).
  * - `helm template`; when it fails because a dependency is missing from charts/, `helm dependency build`
  *   (local `file://` charts, or the repositories named in Chart.yaml) and `helm template` once more, as
  *   Argo CD's repo-server does (`runHelmBuild`).
  * - A dependency that cannot be fetched is one line; helm's own message only with ROLLSTAMP_RENDERER_STDERR.
  */
-export async function renderHelm(config: Config, io: Io, run: RunRenderer, what: string): Promise<Uint8Array> {
-  const argv = helmArgv(config, io);
+export async function renderHelm(argv: readonly string[], run: RunRenderer, what: string): Promise<Uint8Array> {
   try {
     return await run(argv, what);
   } catch (err) {

@@ -9,7 +9,7 @@ import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
 import { positiveWholeEnv } from '../settings.ts';
-import { renderHelm, type RunRenderer } from './render-helm.ts';
+import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { checkRenderTree } from './render-tree.ts';
 import { repoRoot } from './repo-root.ts';
 
@@ -39,7 +39,9 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  */
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
-  // Before any renderer reads the repository: no symlink out of it under the app or what it uses.
+  // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
+  // renderer reads the repository, no symlink out of it under the app or what it uses.
+  const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
   await checkRenderTree(renderer, io.cwd, repoRoot(io));
   const deadline = Date.now() + 1000 * timeoutSeconds(io);
   const run: RunRenderer = (argv, doing) =>
@@ -47,7 +49,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
   let bytes: Uint8Array;
   try {
-    bytes = renderer === 'helm' ? await renderHelm(config, io, run, what) : await run(kustomizeArgv(io), what);
+    bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them.
