@@ -11,7 +11,7 @@ import { readInputs, type InputFile } from '../read-inputs.ts';
 import { positiveWholeEnv } from '../settings.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { checkRenderTree } from './render-tree.ts';
-import { repoRoot } from './repo-root.ts';
+import { cleanSourcePath, repoRoot } from './repo-root.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** The operator's extra `kustomize build` flags (sidecar environment only), e.g. `--enable-helm`. */
@@ -44,9 +44,9 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
   await checkRenderTree(renderer, io.cwd, repoRoot(io));
   const deadline = Date.now() + 1000 * timeoutSeconds(io);
-  const run: RunRenderer = (argv, doing) =>
-    runCommand(argv, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: maxBytes });
-  const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
+  const run: RunRenderer = (command, doing) =>
+    runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: maxBytes });
+  const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {
     bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
