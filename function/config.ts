@@ -36,6 +36,8 @@ export interface Config {
   valuesFiles?: string[];
   /** `rollstamp generate` only: an empty render succeeds. Default: false. */
   allowEmpty: boolean;
+  /** `rollstamp generate` only, helm: leave the chart's `crds/` out (Argo CD's `helm.skipCrds`). Default: false. */
+  skipCrds: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -47,6 +49,7 @@ export const DEFAULT_CONFIG: Config = {
   hashScheme: 'v1',
   live: 'never',
   allowEmpty: false,
+  skipCrds: false,
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
@@ -68,8 +71,18 @@ export function readConfig(
   overrideLabels: Readonly<Record<string, string>> = {},
 ): { config: Config } | { results: Result[] } {
   const located = locateSettings(functionConfig);
+  if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${origin === '' ? '' : `${origin}: `}${located.error}`)] };
+  return readLocatedConfig(located, overrides, origin, overrideLabels);
+}
+
+/** `readConfig` for settings already located by `locateSettings` (the caller checked those very settings). */
+export function readLocatedConfig(
+  located: LocatedSettings,
+  overrides: RawSettings = {},
+  origin = '',
+  overrideLabels: Readonly<Record<string, string>> = {},
+): { config: Config } | { results: Result[] } {
   const from = origin === '' ? '' : `${origin}: `;
-  if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${from}${located.error}`)] };
   const settings: RawSettings = { ...located.settings, ...overrides };
   validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
   const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
@@ -96,6 +109,7 @@ export function readConfig(
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
     live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
     allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
+    skipCrds: settings.skipCrds === 'true' || settings.skipCrds === true,
   };
   if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
   if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');
@@ -104,18 +118,38 @@ export function readConfig(
   return { config };
 }
 
-function locateSettings(fc: unknown): { settings: RawSettings; prefix: string } | { error: string } {
+/** The settings object of a functionConfig and the field that held it (`spec` or `data`). */
+export interface LocatedSettings {
+  settings: RawSettings;
+  prefix: 'spec' | 'data';
+}
+
+/**
+ * The one reading of a functionConfig's settings, used by every consumer (the config reader and the Argo CD
+ * plugin's operator-only check), so two readers can never see different settings (#12).
+ * - RollstampConfig (rollstamp.dev/v1alpha1): `spec`; ConfigMap (v1): `data`; absent or null: no settings.
+ * - Ambiguous or malformed is an error, never a guess: the other kind's field present (a ConfigMap with
+ *   `spec`, even `spec: 0`; a RollstampConfig with `data`), settings that are not a map (`0`, `[]`, `""`,
+ *   `false`), or another kind/apiVersion.
+ */
+export function locateSettings(fc: unknown): LocatedSettings | { error: string } {
   if (fc === undefined || fc === null) return { settings: {}, prefix: 'spec' };
   if (!isRecord(fc)) return { error: 'functionConfig must be a RollstampConfig or a ConfigMap' };
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
-    if (fc.data === undefined || fc.data === null) return { settings: {}, prefix: 'data' };
-    return isRecord(fc.data) ? { settings: fc.data, prefix: 'data' } : { error: 'data: expected a map' };
+    if (Object.hasOwn(fc, 'spec')) return { error: 'a ConfigMap holds its settings under data only; remove spec (ambiguous)' };
+    return settingsIn(fc, 'data');
   }
   if (fc.kind === CONFIG_KIND && fc.apiVersion === CONFIG_API_VERSION) {
-    if (fc.spec === undefined || fc.spec === null) return { settings: {}, prefix: 'spec' };
-    return isRecord(fc.spec) ? { settings: fc.spec, prefix: 'spec' } : { error: 'spec: expected a map' };
+    if (Object.hasOwn(fc, 'data')) return { error: `a ${CONFIG_KIND} holds its settings under spec only; remove data (ambiguous)` };
+    return settingsIn(fc, 'spec');
   }
   return { error: `functionConfig must be a ${CONFIG_KIND} (${CONFIG_API_VERSION}) or a ConfigMap (v1)` };
+}
+
+function settingsIn(fc: Record<string, unknown>, prefix: 'spec' | 'data'): LocatedSettings | { error: string } {
+  const value = fc[prefix];
+  if (value === undefined || value === null) return { settings: {}, prefix };
+  return isRecord(value) ? { settings: value, prefix } : { error: `${prefix}: expected a map of settings` };
 }
 
 function schemaMessage(e: ErrorObject, where: (field: string) => string): string {

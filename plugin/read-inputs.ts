@@ -1,10 +1,11 @@
 // Plugin read stage: files, directories (recursive) and stdin → decoded text, with a total size limit
 // checked before anything is read. Nothing here parses YAML.
-import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { decodeUtf8 } from '../function/text.ts';
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
+import { checkLink } from './link-check.ts';
 
 export interface InputFile {
   /** As shown in results: relative to the working directory, or `<stdin>`. */
@@ -77,7 +78,7 @@ async function expand(abs: string, shown: string, boundary: string | undefined):
       let target = full;
       let kind = entry;
       if (entry.isSymbolicLink()) {
-        target = await checkLink(full, shownEntry, root);
+        target = (await checkLink(full, shownEntry, root))!;
         kind = await stat(target);
       }
       if (kind.isDirectory()) await walk(target, shownEntry);
@@ -89,32 +90,6 @@ async function expand(abs: string, shown: string, boundary: string | undefined):
   };
   await walk(abs, shown);
   return out;
-}
-
-/**
- * A symlink's resolved path, if it stays inside `root` at every step (Argo CD's rule for repository files):
- * its target is relative, never climbs above `root` on the way, and resolves inside it.
- */
-async function checkLink(link: string, shown: string, root: string): Promise<string> {
-  const target = await readlink(link);
-  const outside = `${shown}: symlink points outside the repository; refused`;
-  if (isAbsolute(target)) throw new InputError(outside);
-  const parts = relative(root, await realpath(dirname(link))).split(sep).filter((x) => x !== '');
-  for (const seg of target.split(/[\\/]/)) {
-    if (seg === '..') {
-      if (parts.length === 0) throw new InputError(outside);
-      parts.pop();
-    } else if (seg !== '.' && seg !== '') parts.push(seg);
-  }
-  let real: string;
-  try {
-    real = await realpath(link);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(`${shown}: ${code === 'ELOOP' ? 'symlink loop' : 'dangling symlink'}`);
-  }
-  if (real !== root && !real.startsWith(root + sep)) throw new InputError(outside);
-  return real;
 }
 
 /** Strict UTF-8 text of a file's bytes; an error names the file and the byte offset. */

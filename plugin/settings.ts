@@ -1,9 +1,10 @@
 // Plugin config stage: settings from a config file, CLI flags and the environment, then the hash key.
 // The core validates; this module only gathers and reads files.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { readConfig, type Config, type RawSettings } from '../function/config.ts';
+import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config.ts';
 import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
 import type { ReadMode } from '../function/stream.ts';
@@ -27,11 +28,23 @@ export function configFrom(functionConfig: unknown, overrides: RawSettings = {},
   return read.config;
 }
 
+/** `configFrom` for settings already located (and checked) by the caller. */
+export function configFromLocated(located: LocatedSettings, overrides: RawSettings, origin: string, labels: Record<string, string>): Config {
+  const read = readLocatedConfig(located, overrides, origin, labels);
+  if ('results' in read) throw new InputError(summarize(read.results));
+  return read.config;
+}
+
 /** Reads `--config FILE` (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
 export async function readConfigFile(path: string, io: Io): Promise<unknown> {
   const bytes = await readFile(resolve(io.cwd, path)).catch(() => {
     throw new InputError(`${path}: cannot read config file`);
   });
+  return parseConfigText(bytes, path);
+}
+
+/** A config file's bytes (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
+export function parseConfigText(bytes: Uint8Array, path: string): unknown {
   const doc = parseDocument(decode(bytes, path), PARSE_OPTIONS);
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
   return plainObject(doc.contents, path);
@@ -44,10 +57,15 @@ export function plainObject(node: unknown, what: string): unknown {
   return (node as { toJSON(): unknown }).toJSON();
 }
 
+/** A hash key file larger than this is refused: a key is a few dozen bytes, never a stream. */
+export const MAX_HASH_KEY_BYTES = 4096;
+
 /**
  * The HMAC key, if any: `ROLLSTAMP_HASH_KEY`, or the bytes of `hashKeyFile` (else `ROLLSTAMP_HASH_KEY_FILE`)
  * with one trailing newline removed.
  * - Both set, an empty key, or an unreadable file: an error that never shows key bytes.
+ * - The file must be a regular file of at most MAX_HASH_KEY_BYTES: a FIFO, a device (`/dev/zero`) or a
+ *   directory is refused at once, without reading from it.
  */
 export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | undefined> {
   const fromEnv = io.env[HASH_KEY_ENV] || undefined;
@@ -55,12 +73,39 @@ export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | 
   if (fromEnv !== undefined && file !== undefined) throw new UsageError(`both ${HASH_KEY_ENV} and a hash key file are set; use one`);
   if (fromEnv !== undefined) return new TextEncoder().encode(fromEnv);
   if (file === undefined) return undefined;
-  const bytes = await readFile(resolve(io.cwd, file)).catch(() => {
-    throw new InputError(`hash key file ${file}: cannot read file`);
-  });
+  const bytes = await readKeyFile(resolve(io.cwd, file), file);
   const key = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes;
   if (key.length === 0) throw new InputError(`hash key file ${file}: the key is empty`);
   return new Uint8Array(key);
+}
+
+/**
+ * A key file's bytes. Opened non-blocking, so opening a FIFO with no writer returns at once, then checked
+ * with fstat on the open descriptor (no race with a swapped path) before a single bounded read.
+ */
+async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => {
+    throw new InputError(`hash key file ${shown}: cannot read file`);
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new InputError(`hash key file ${shown}: not a regular file`);
+    if (info.size > MAX_HASH_KEY_BYTES) throw new InputError(`hash key file ${shown}: larger than ${MAX_HASH_KEY_BYTES} bytes`);
+    const buffer = new Uint8Array(MAX_HASH_KEY_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_HASH_KEY_BYTES) throw new InputError(`hash key file ${shown}: larger than ${MAX_HASH_KEY_BYTES} bytes`);
+    }
+    return buffer.subarray(0, length);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`hash key file ${shown}: cannot read file`);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

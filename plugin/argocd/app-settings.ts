@@ -1,23 +1,31 @@
 // Argo CD CMP settings: what an Application may choose (from `.rollstamp.yaml` in the app directory, then
 // `ARGOCD_ENV_ROLLSTAMP_*` plugin env, then `ARGOCD_APP_PARAMETERS`, later winning). The repository is
-// untrusted input, so operator-only settings (hash key, limits, live reads) are refused here by name.
-import { existsSync } from 'node:fs';
+// untrusted input: only the settings in APP_SETTINGS pass, and an operator-only one is refused by name.
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config, RawSettings } from '../../function/config.ts';
-import { UsageError } from '../errors.ts';
+import { locateSettings, type Config, type RawSettings } from '../../function/config.ts';
+import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
+import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
-import { configFrom, readConfigFile } from '../settings.ts';
+import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
+import { repoRoot } from './repo-root.ts';
 
-/** Settings an Application may set, by config name. */
-const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty'];
-/** Settings only the sidecar's own environment may set. */
-const OPERATOR_ONLY = [
+/** Settings an Application may set, by config name. Everything else is refused. */
+export const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty', 'skipCrds'];
+/**
+ * Settings only the sidecar's own environment may set (named so the refusal says why). They are refused
+ * whatever the spelling (`hashKeyFile`, `hash-key-file`, `HASH_KEY_FILE`): names are compared by their
+ * letters and digits only, without case.
+ */
+export const OPERATOR_ONLY = [
   'hashKey',
   'hashKeyFile',
   'maxInputBytes',
   'renderTimeoutSeconds',
   'rendererStderr',
+  'reader',
+  'kustomizeBuildOptions',
   // live reads: ROLLSTAMP_LIVE, ROLLSTAMP_LIVE_NAMESPACES, ROLLSTAMP_KUBE_CONTEXT, KUBECONFIG, time limits
   'live',
   'liveNamespaces',
@@ -28,23 +36,31 @@ const OPERATOR_ONLY = [
   'liveTimeoutSeconds',
   'liveDeadlineSeconds',
 ];
+/** Comes from Argo CD (the destination namespace), never from the repository. */
+const FROM_ARGOCD = ['defaultNamespace'];
 const SETTINGS_FILES = ['.rollstamp.yaml', '.rollstamp.yml'];
 
 export interface AppConfig {
   config: Config;
   /** `yaml` (default) or `json`: from ROLLSTAMP_OUTPUT on the sidecar or the Application. */
   output: 'yaml' | 'json';
+  /** Size of `.rollstamp.yaml`: it counts against the input limit. */
+  settingsBytes: number;
 }
 
 /**
  * Reads the Application's settings and builds the config.
  * - `defaultNamespace` is the Application's destination namespace (`ARGOCD_APP_NAMESPACE`).
  * - An operator-only or unknown setting from the repository is a usage error that names it and where it was.
+ * - `.rollstamp.yaml` is read only as a regular file inside the repository, within the input limit; one that
+ *   is ambiguous (both spellings of the file, `spec` and `data`, another kind, settings not a map) is refused.
  */
 export async function readAppSettings(io: Io): Promise<AppConfig> {
-  const file = SETTINGS_FILES.find((f) => existsSync(join(io.cwd, f)));
-  const fileObject = file ? await readConfigFile(file, io) : undefined;
-  if (file) checkNames(Object.keys(settingsOf(fileObject)), file);
+  const file = await readSettingsFile(io);
+  const located = locateSettings(file?.object);
+  if ('error' in located) throw new UsageError(`${file?.name ?? 'settings'}: ${located.error}`);
+  // The names checked here are the settings the config reader gets: one located object, read once.
+  for (const key of Object.keys(located.settings)) checkName(key, `${file?.name ?? ''} ${located.prefix}.${key}`);
   const overrides: RawSettings = {};
   const labels: Record<string, string> = {};
   let output: string | undefined = io.env.ROLLSTAMP_OUTPUT;
@@ -55,14 +71,14 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
       output = value;
       continue;
     }
-    checkNames([field], name);
+    checkName(field, name);
     overrides[field] = value;
     labels[field] = name;
   }
   for (const param of parameters(io.env.ARGOCD_APP_PARAMETERS)) {
     const field = camel(param.name.replace(/-/g, '_'));
     const where = `parameter ${param.name}`;
-    checkNames([field], where);
+    checkName(field, where);
     if (param.map !== undefined) throw new UsageError(`${where}: expected a string or an array, not a map`);
     overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
     labels[field] = where;
@@ -79,24 +95,50 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
   }
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
-  return { config: configFrom(fileObject, overrides, file ?? '', labels), output: output === 'json' ? 'json' : 'yaml' };
+  const config = configFromLocated(located, overrides, file?.name ?? '', labels);
+  return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
 }
 
-function checkNames(fields: readonly string[], where: string): void {
-  for (const field of fields) {
-    if (OPERATOR_ONLY.includes(field) || field === 'defaultNamespace') {
-      const why = field === 'defaultNamespace' ? 'the namespace is the Application\'s destination namespace' : 'it is operator-only: set it on the rollstamp sidecar (ROLLSTAMP_* environment)';
-      throw new UsageError(`${where}: ${field} cannot be set by the repository: ${why}`);
-    }
-    if (!APP_SETTINGS.includes(field)) throw new UsageError(`${where}: unknown setting ${field} (allowed: ${APP_SETTINGS.join(', ')})`);
+/** Refuses a name that is not an app setting; operator-only ones (in any spelling) say so. */
+function checkName(field: string, where: string): void {
+  if (APP_SETTINGS.includes(field)) return;
+  const operator = OPERATOR_ONLY.find((name) => fold(name) === fold(field));
+  if (operator) {
+    throw new UsageError(`${where}: ${operator} cannot be set by the repository: it is operator-only: set it on the rollstamp sidecar (ROLLSTAMP_* environment)`);
   }
+  if (FROM_ARGOCD.some((name) => fold(name) === fold(field))) {
+    throw new UsageError(`${where}: defaultNamespace cannot be set by the repository: the namespace is the Application's destination namespace`);
+  }
+  throw new UsageError(`${where}: unknown setting ${field} (allowed: ${APP_SETTINGS.join(', ')})`);
 }
 
-/** The settings of a RollstampConfig (`spec`) or ConfigMap (`data`) object, for name checks. */
-function settingsOf(obj: unknown): Record<string, unknown> {
-  const o = (obj ?? {}) as { spec?: unknown; data?: unknown };
-  const s = o.spec ?? o.data;
-  return typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : {};
+const fold = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+interface SettingsFile {
+  name: string;
+  object: unknown;
+  size: number;
+}
+
+/**
+ * `.rollstamp.yaml` (or `.yml`) in the app directory, if any: a regular file (a symlink only when it stays in
+ * the repository), within the input limit, checked before it is read. Both names present is ambiguous.
+ */
+async function readSettingsFile(io: Io): Promise<SettingsFile | undefined> {
+  const present: string[] = [];
+  for (const name of SETTINGS_FILES) if (await lstat(join(io.cwd, name)).catch(() => undefined)) present.push(name);
+  if (present.length > 1) throw new UsageError(`${present.join(' and ')}: both exist; keep one settings file`);
+  const name = present[0];
+  if (name === undefined) return undefined;
+  const path = join(io.cwd, name);
+  const real = (await lstat(path)).isSymbolicLink() ? (await checkLink(path, name, repoRoot(io)))! : path;
+  const info = await stat(real);
+  if (!info.isFile()) throw new InputError(`${name}: not a regular file`);
+  const limit = maxInputBytes(io);
+  if (info.size > limit) throw new InputError(`${name}: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+  const bytes = await readFile(real);
+  if (bytes.length > limit) throw new InputError(`${name}: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+  return { name, object: parseConfigText(bytes, name), size: bytes.length };
 }
 
 interface Parameter {

@@ -1,16 +1,21 @@
 // Argo CD CMP render stage: turns the app directory into one manifest stream — kustomize (a kustomization
 // file), helm (Chart.yaml), or every manifest file below it — as Argo CD's own tools would.
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Config } from '../../function/config.ts';
 import { decodeUtf8 } from '../../function/text.ts';
-import { InputError, UsageError } from '../errors.ts';
+import { InputError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
 import { positiveWholeEnv } from '../settings.ts';
+import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
+import { checkRenderTree } from './render-tree.ts';
+import { cleanSourcePath, repoRoot } from './repo-root.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+/** The operator's extra `kustomize build` flags (sidecar environment only), e.g. `--enable-helm`. */
+export const KUSTOMIZE_BUILD_OPTIONS_ENV = 'ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS';
 /** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
 const DEFAULT_TIMEOUT_SECONDS = 45;
 
@@ -26,18 +31,25 @@ export function detectRenderer(dir: string, config: Config): Renderer {
 
 /**
  * Renders the app directory (`io.cwd`) and returns the stream as input files.
- * - kustomize: `kustomize build .` when `kustomize` is on PATH, else `kubectl kustomize .`.
- * - helm: `helm template <app> . --namespace <ns>` with Argo CD's KUBE_VERSION / KUBE_API_VERSIONS and the
- *   values files, which must stay inside the repository.
+ * - kustomize: `kustomize build .` when `kustomize` is on PATH, else `kubectl kustomize .`, with the
+ *   operator's ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (argocd-cm `kustomize.buildOptions`).
+ * - helm: see `renderHelm`.
+ * - Before either runs, `checkRenderTree`; one deadline (ROLLSTAMP_RENDER_TIMEOUT_SECONDS) covers every
+ *   command of the render, and their output counts against `maxBytes`.
  */
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
-  const argv = renderer === 'kustomize' ? kustomizeArgv(io) : helmArgv(config, io);
-  const timeoutMs = 1000 * timeoutSeconds(io);
-  const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
+  // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
+  // renderer reads the repository, no symlink out of it under the app or what it uses.
+  const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
+  await checkRenderTree(renderer, io.cwd, repoRoot(io));
+  const deadline = Date.now() + 1000 * timeoutSeconds(io);
+  const run: RunRenderer = (command, doing) =>
+    runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: maxBytes });
+  const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {
-    bytes = await runCommand(argv, what, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs, maxOutputBytes: maxBytes });
+    bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them.
@@ -56,52 +68,21 @@ function rendererEnv(env: Io['env']): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('ROLLSTAMP_')));
 }
 
+/**
+ * `kustomize build .` plus the operator's build options, split on white space as Argo CD splits argocd-cm
+ * `kustomize.buildOptions` (util/kustomize/kustomize.go `parseKustomizeBuildOptions`); with `--enable-helm`,
+ * also `--helm-kube-version` and `--helm-api-versions` from KUBE_VERSION / KUBE_API_VERSIONS, as Argo CD adds
+ * them for kustomize 5.3 and later.
+ */
 function kustomizeArgv(io: Io): string[] {
-  return onPath('kustomize', io) ? ['kustomize', 'build', '.'] : ['kubectl', 'kustomize', '.'];
-}
-
-function helmArgv(config: Config, io: Io): string[] {
-  const name = releaseName(io.env.ARGOCD_APP_NAME ?? '');
-  const argv = ['helm', 'template', name, '.', '--namespace', io.env.ARGOCD_APP_NAMESPACE || config.defaultNamespace];
-  const kubeVersion = io.env.KUBE_VERSION;
-  if (kubeVersion) argv.push('--kube-version', kubeVersion);
-  for (const v of (io.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--api-versions', v);
-  for (const file of config.valuesFiles ?? []) argv.push('--values', valuesFile(file, io));
+  const argv = onPath('kustomize', io) ? ['kustomize', 'build', '.'] : ['kubectl', 'kustomize', '.'];
+  const options = (io.env[KUSTOMIZE_BUILD_OPTIONS_ENV] ?? '').split(/\s+/).filter((o) => o !== '');
+  argv.push(...options);
+  if (options.some((o) => o.startsWith('--enable-helm'))) {
+    if (io.env.KUBE_VERSION) argv.push('--helm-kube-version', io.env.KUBE_VERSION);
+    for (const v of (io.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--helm-api-versions', v);
+  }
   return argv;
-}
-
-/** A values file path, refused unless it is a regular file inside the repository. */
-function valuesFile(file: string, io: Io): string {
-  const root = repoRoot(io);
-  const full = resolve(io.cwd, file);
-  let real: string;
-  try {
-    real = realpathSync(full);
-  } catch {
-    throw new UsageError(`values file ${file}: not found`);
-  }
-  const inside = (p: string): boolean => p === root || p.startsWith(root + sep);
-  if (isAbsolute(file) || !inside(full) || !inside(real)) throw new UsageError(`values file ${file}: outside the repository`);
-  if (!statSync(real).isFile()) throw new UsageError(`values file ${file}: not a regular file`);
-  return relative(io.cwd, real) || '.';
-}
-
-/** The repository root: the working directory minus ARGOCD_APP_SOURCE_PATH (the app's path in the repo). */
-function repoRoot(io: Io): string {
-  const cwd = realpathSync(io.cwd);
-  const path = (io.env.ARGOCD_APP_SOURCE_PATH ?? '').replace(/^\.?\/+|\/+$/g, '');
-  if (path === '' || path === '.') return cwd;
-  const depth = path.split('/').filter((p) => p !== '' && p !== '.').length;
-  return resolve(cwd, ...Array<string>(depth).fill('..'));
-}
-
-/** Argo CD names apps outside its namespace `<namespace>_<name>`; a Helm release name cannot hold `_`. */
-function releaseName(appName: string): string {
-  const name = appName.slice(appName.lastIndexOf('_') + 1);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 53) {
-    throw new UsageError(`ARGOCD_APP_NAME ${JSON.stringify(appName)} is not a valid Helm release name`);
-  }
-  return name;
 }
 
 function timeoutSeconds(io: Io): number {

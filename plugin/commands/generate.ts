@@ -17,19 +17,22 @@ export const GENERATE_HELP = `Usage: rollstamp generate
 
 The Argo CD config management plugin command (see argocd/plugin.yaml and argocd/README.md). Run in the
 Application's directory, it renders it — kustomize when a kustomization file exists (\`kustomize build\`, else
-\`kubectl kustomize\`), helm when Chart.yaml exists (\`helm template\` with Argo CD's release name, namespace,
-KUBE_VERSION and KUBE_API_VERSIONS), else every *.yaml, *.yml, *.json below it (leaving out documents marked
+\`kubectl kustomize\`), helm when Chart.yaml exists (\`helm template --include-crds\` with Argo CD's release
+name, namespace, KUBE_VERSION and KUBE_API_VERSIONS; \`helm dependency build\` first when charts/ lacks a
+dependency), else every *.yaml, *.yml, *.json below it (leaving out documents marked
 config.kubernetes.io/local-config: "true") — stamps the workloads, and prints the stream. On any failure it
 prints nothing and exits non-zero.
 
-Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig), plugin env
-ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm, ROLLSTAMP_VALUES_FILES=values-prod.yaml), then
-parameters (renderer, values-files, targets, selector, annotation-key, on-missing, kagent, hash-scheme,
-allow-empty). The default namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
+Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
+with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
+ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (renderer, values-files, targets, selector,
+annotation-key, on-missing, kagent, hash-scheme, skip-crds, allow-empty). The default namespace is the
+destination namespace (ARGOCD_APP_NAMESPACE).
 
 Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
 ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45),
 ROLLSTAMP_OUTPUT=json, ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output),
+ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm kustomize.buildOptions),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30; render and reads stay within 55 s).
@@ -42,8 +45,10 @@ const GENERATE_BUDGET_MS = 55_000;
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
   const started = Date.now();
-  const { config, output } = await readAppSettings(io);
-  const limit = maxInputBytes(io);
+  const { config, output, settingsBytes } = await readAppSettings(io);
+  // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
+  const limit = maxInputBytes(io) - settingsBytes;
+  if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are

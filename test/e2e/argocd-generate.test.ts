@@ -16,7 +16,7 @@ const ARGOCD = join(ROOT, 'argocd');
 const PLUGIN_FILE = join(ARGOCD, 'plugin.yaml');
 /** Where the image keeps the bundle (Dockerfile); replaced by dist/rollstamp.js here. */
 const IMAGE_BUNDLE = '/app/rollstamp.js';
-const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'hash-scheme', 'allow-empty'];
+const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'hash-scheme', 'skip-crds', 'allow-empty'];
 const REVISION = '4f2d6c1e9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
 const KUBE_API_VERSIONS = 'v1,v1/Secret,v1/ConfigMap,apps/v1,apps/v1/Deployment,batch/v1,batch/v1/CronJob';
 const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Agent'];
@@ -554,7 +554,7 @@ test('operator settings: the sidecar environment may set a hash key; env, parame
   });
   assertFailsClosed(generate(settings, { path: 'apps/plain' }), {
     code: 2,
-    message: /^rollstamp: \.rollstamp\.yaml: hashKeyFile cannot be set by the repository: it is operator-only/,
+    message: /^rollstamp: \.rollstamp\.yaml spec\.hashKeyFile: hashKeyFile cannot be set by the repository: it is operator-only/,
     secrets: [key],
   });
 });

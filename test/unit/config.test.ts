@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_CONFIG, readConfig } from '../../function/config.ts';
+import { DEFAULT_CONFIG, locateSettings, readConfig } from '../../function/config.ts';
 
 const messages = (r: ReturnType<typeof readConfig>): string[] => ('results' in r ? r.results.map((x) => x.message) : []);
 
@@ -52,6 +52,28 @@ test('a key named __proto__ is an unknown setting, and Object.prototype is untou
   const data = JSON.parse('{"__proto__": {"polluted": "yes"}}');
   assert.equal(messages(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data })), ['data.__proto__: unknown setting']);
   assert.is(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('locateSettings: one reading of spec or data; ambiguous or non-map settings are errors, never a guess (#12)', () => {
+  const cm = (extra: Record<string, unknown>): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', ...extra });
+  const rc = (extra: Record<string, unknown>): unknown => ({ apiVersion: 'rollstamp.dev/v1alpha1', kind: 'RollstampConfig', ...extra });
+  assert.equal(locateSettings(cm({ data: { targets: 'all' } })), { settings: { targets: 'all' }, prefix: 'data' });
+  assert.equal(locateSettings(rc({ spec: { targets: 'all' } })), { settings: { targets: 'all' }, prefix: 'spec' });
+  assert.equal(locateSettings(rc({})), { settings: {}, prefix: 'spec' });
+  assert.equal(locateSettings(cm({ data: null })), { settings: {}, prefix: 'data' });
+  for (const spec of [0, {}, [], '', false, null, { targets: 'all' }]) {
+    assert.ok('error' in locateSettings(cm({ spec, data: { hashKeyFile: 'k' } })), `ConfigMap with spec ${JSON.stringify(spec)}`);
+    assert.ok('error' in locateSettings(rc({ spec: { targets: 'all' }, data: spec })), `RollstampConfig with data ${JSON.stringify(spec)}`);
+  }
+  for (const bad of [0, [], '', false, 'x', ['hashKeyFile']]) {
+    assert.equal(locateSettings(rc({ spec: bad })), { error: 'spec: expected a map of settings' });
+    assert.equal(locateSettings(cm({ data: bad })), { error: 'data: expected a map of settings' });
+  }
+  for (const other of [{ apiVersion: 'v2', kind: 'ConfigMap' }, { kind: 'ConfigMap' }, { apiVersion: 'rollstamp.dev/v1', kind: 'RollstampConfig' }, { apiVersion: 'v1', kind: 'Secret' }]) {
+    assert.ok('error' in locateSettings({ ...other, data: { hashKeyFile: 'k' } }), JSON.stringify(other));
+  }
+  // readConfig reads through the same function: the ConfigMap-with-spec smuggle is an error there too.
+  assert.match(messages(readConfig(cm({ spec: 0, data: { live: 'always' } })))[0] ?? '', /ambiguous/);
 });
 
 test.run();
