@@ -4,6 +4,9 @@
 #   docker buildx build --platform linux/amd64,linux/arm64 -t REGISTRY/rollstamp:0.1.0 --push .
 #   kpt fn eval DIR --image REGISTRY/rollstamp:0.1.0   (or `container: image:` in a kustomize transformer)
 #
+# Size (estimated, no Docker engine to measure with): ~110 MB to pull per architecture, ~320 MB unpacked —
+# Debian slim 28/75 MB, node ~45/120 MB, helm 4.1.4 20/63 MB, kubectl 1.35 18/59 MB, the bundle 0.9 MB.
+#
 # Every input is pinned, and the source of each pin is named next to it. test/e2e/dockerfile.test.ts keeps
 # the shape true (digests, one sha256 per architecture, user, entrypoint, no npm in the final stage).
 #
