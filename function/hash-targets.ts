@@ -8,6 +8,7 @@ import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, typ
 import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
 import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
+import { namespaceHint } from './other-namespaces.ts';
 import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
 import { currentStamp } from './stamp.ts';
 import type { Target } from './targets.ts';
@@ -131,7 +132,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
     // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
     if (ctx.keyDigests) for (const k of report.keys) k.digest = formatDigest(ctx.hasher, ctx.hasher.digest(sourceMessage({ ...input, keys: [k.key] })));
     digests.push({ id: use.id, digest });
-    reportMissing(use, report, ctx.results, reportTo, ctx.config, resolution.from === 'missing' && resolution.cluster === true);
+    reportMissing(use, report, ctx, reportTo, resolution.from === 'missing' && resolution.cluster === true);
   }
   return { reports, digests };
 }
@@ -244,7 +245,8 @@ function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
  * A missing object or key follows onMissing, unless every reference to it is optional; the result points
  * at the first reference that requires it.
  */
-function reportMissing(use: SourceUse, report: SourceReport, results: Result[], subject: Subject, config: Config, cluster = false): void {
+function reportMissing(use: SourceUse, report: SourceReport, ctx: HashContext, subject: Subject, cluster = false): void {
+  const { config, results } = ctx;
   if (config.onMissing === 'ignore') return;
   const severity = config.onMissing === 'error' ? 'error' : 'warning';
   const what = `${use.cls} ${use.namespace}/${use.name}`;
@@ -252,7 +254,8 @@ function reportMissing(use: SourceUse, report: SourceReport, results: Result[], 
     if (use.optional) return;
     const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will change the hash' : '';
     const where = cluster ? 'the input or the cluster' : 'the input';
-    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in ${where}${tail}`, subject, use.requiredField));
+    const hint = namespaceHint(ctx.inventory, use.cls, use.namespace, use.name);
+    results.push(result(severity, 'MISSING_SOURCE', `${what} is not in ${where}${tail}${hint}`, subject, use.requiredField));
     return;
   }
   for (const k of report.keys) {

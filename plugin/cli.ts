@@ -2,6 +2,14 @@
 import pkg from '../package.json' with { type: 'json' };
 import type { Io } from './io.ts';
 import { UsageError } from './errors.ts';
+import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.ts';
+
+/** Flags that come before any command. */
+const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  { name: 'help', short: 'h', type: 'boolean', help: 'help for rollstamp or a command (rollstamp stamp --help)' },
+  { name: 'version', short: 'V', type: 'boolean', help: 'print the version (also: rollstamp version)' },
+  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors' },
+];
 
 export const MAIN_HELP = `Usage: rollstamp [command] [flags]
 
@@ -13,13 +21,12 @@ Commands:
   fn        KRM function: ResourceList on stdin → ResourceList on stdout (the default with no command)
   stamp     stamp plain manifests from files, directories or stdin; --check for CI
   generate  Argo CD config management plugin: render the current directory, stamp, print
-  explain   show each target's sources, keys and digests (never values)
+  explain   show each target's sources, keys and digests (never values); -o json|yaml for machines
   diff      compare two renders: which workloads roll, which sources and keys caused it
+  version   print the version
 
 Flags:
-  -h, --help       help for rollstamp or a command (rollstamp stamp --help)
-  -V, --version    print the version
-      --debug      print a stack trace for internal errors
+${flagsHelp(GLOBAL_FLAGS)}
 
 Docs: README.md (hash scheme, annotations, examples).`;
 
@@ -57,7 +64,8 @@ export const VERSION: string = pkg.version;
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const args = argv.filter((a) => a !== '--debug');
   const [first, ...rest] = args;
-  if (first === '--version' || first === '-V') {
+  if (first === '--version' || first === '-V' || first === 'version') {
+    if (first === 'version' && rest.length > 0) throw new UsageError(`version takes no arguments (got ${rest[0]})`);
     await io.writeStdout(`rollstamp ${VERSION}\n`);
     return 0;
   }
@@ -66,9 +74,14 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     await io.writeStdout(`${topic ? await topic.help() : MAIN_HELP}\n`);
     return 0;
   }
+  // A flag before any command: the global ones were handled above.
+  if (first !== undefined && first.startsWith('-') && first !== '-') throw new UsageError(unknownFlagMessage(first.split('=')[0]!, GLOBAL_FLAGS, ''));
   const name = first === undefined || first.startsWith('-') ? 'fn' : first;
   const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command "${name}"; run rollstamp --help`);
+  if (!command) {
+    const near = closest(name, [...Object.keys(COMMANDS), 'version', 'help']);
+    throw new UsageError(`unknown command "${name}"; ${near ? `did you mean ${near}?` : 'run rollstamp --help'}`);
+  }
   const commandArgs = first === undefined || first.startsWith('-') ? args : rest;
   if (commandArgs.includes('--help') || commandArgs.includes('-h')) {
     await io.writeStdout(`${await command.help()}\n`);

@@ -1,39 +1,38 @@
-// CLI flags that set config fields (`stamp` and `explain`), and how they map onto the config's names.
-import type { ParseArgsConfig } from 'node:util';
-import type { RawSettings } from '../function/config.ts';
+// CLI flags that set config fields (`stamp` and `explain`), declared once: the table drives parsing and help.
+import type { Config, RawSettings } from '../function/config.ts';
+import { InputError, UsageError } from './errors.ts';
+import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
+import type { Io } from './io.ts';
+import { configFrom, readConfigFile } from './settings.ts';
 
-export const CONFIG_FLAG_OPTIONS = {
-  config: { type: 'string', short: 'c' },
-  targets: { type: 'string' },
-  selector: { type: 'string', short: 'l' },
-  'annotation-key': { type: 'string' },
-  'on-missing': { type: 'string' },
-  'default-namespace': { type: 'string', short: 'n' },
-  'hash-key-file': { type: 'string' },
-  kagent: { type: 'string' },
-  'hash-scheme': { type: 'string' },
-  live: { type: 'string' },
-  kubeconfig: { type: 'string' },
-  context: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
+/** Config flags, in help order. Allowed values follow schemas/rollstamp-config.schema.json. */
+export const CONFIG_FLAGS: readonly FlagSpec[] = [
+  { name: 'config', short: 'c', type: 'string', arg: 'FILE', help: 'RollstampConfig (rollstamp.dev/v1alpha1) or ConfigMap with the settings below' },
+  { name: 'targets', type: 'string', values: ['opted-in', 'all'], help: 'which workloads to stamp (default: opted-in)' },
+  { name: 'selector', short: 'l', type: 'string', arg: 'SELECTOR', help: 'also stamp workloads whose labels match, e.g. restart-on-config-update=true' },
+  { name: 'annotation-key', type: 'string', arg: 'KEY', help: 'pod-template annotation to write (default: rollstamp.dev/hash)' },
+  { name: 'on-missing', type: 'string', values: ['warn', 'error', 'ignore'], help: 'a reference nothing in the input resolves (default: warn)' },
+  { name: 'default-namespace', short: 'n', type: 'string', arg: 'NS', help: 'namespace of objects without one (default: default);\nuse the namespace you gave `helm template -n`' },
+  { name: 'hash-key-file', type: 'string', arg: 'FILE', help: 'HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)' },
+  { name: 'kagent', type: 'string', values: ['enabled', 'disabled'], help: 'stamp kagent Agents and ModelConfigs (default: enabled)' },
+  { name: 'hash-scheme', type: 'string', values: ['v1', 'kagent'], help: "kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)" },
+  {
+    name: 'live',
+    type: 'string',
+    values: ['never', 'missing', 'always'],
+    help: 'read Secrets/ConfigMaps from the cluster: missing = only what the input\ndoes not define; always = also what a producer (ExternalSecret …) makes\n(default: never; needs "get" on secrets/configmaps)',
+  },
+  { name: 'kubeconfig', type: 'string', arg: 'FILE', help: 'kubeconfig for live reads (default: KUBECONFIG, ~/.kube/config, in-cluster)' },
+  { name: 'context', type: 'string', arg: 'NAME', help: 'kubeconfig context for live reads (default: the current context)' },
+];
+
+/** Input flags shared by `stamp` and `explain`: kubectl's `-f` beside positional paths. */
+export const INPUT_FLAGS: readonly FlagSpec[] = [
+  { name: 'filename', short: 'f', type: 'list', arg: 'PATH', help: 'a file or directory to read, or - for stdin (repeatable; same as a PATH argument)' },
+];
 
 export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/rollstamp-config.schema.json):
-  -c, --config FILE             RollstampConfig (rollstamp.dev/v1alpha1) or ConfigMap with the settings below
-      --targets opted-in|all    which workloads to stamp (default: opted-in)
-  -l, --selector SELECTOR       also stamp workloads whose labels match, e.g. restart-on-config-update=true
-      --annotation-key KEY      pod-template annotation to write (default: rollstamp.dev/hash)
-      --on-missing warn|error|ignore
-                                a reference nothing in the input resolves (default: warn)
-  -n, --default-namespace NS    namespace of objects without one (default: default)
-      --hash-key-file FILE      HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)
-      --kagent enabled|disabled stamp kagent Agents and ModelConfigs (default: enabled)
-      --hash-scheme v1|kagent   kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)
-      --live never|missing|always
-                                read Secrets/ConfigMaps from the cluster: missing = only what the input
-                                does not define; always = also what a producer (ExternalSecret …) makes
-                                (default: never; needs "get" on secrets/configmaps)
-      --kubeconfig FILE         kubeconfig for live reads (default: KUBECONFIG, ~/.kube/config, in-cluster)
-      --context NAME            kubeconfig context for live reads (default: the current context)`;
+${flagsHelp(CONFIG_FLAGS)}`;
 
 const FIELD_OF: Record<string, string> = {
   targets: 'targets',
@@ -52,4 +51,36 @@ export function overridesFromFlags(values: Record<string, unknown>): RawSettings
   const out: RawSettings = {};
   for (const [flag, field] of Object.entries(FIELD_OF)) if (values[flag] !== undefined) out[field] = values[flag];
   return out;
+}
+
+/**
+ * The config of `stamp` and `explain`: `--config FILE`, then the flags over it.
+ * - A flag value the config rejects (a malformed --selector …) is a usage error (exit 2), like an unknown
+ *   flag; a bad config file stays an input error (exit 1).
+ */
+export async function configFromFlags(values: FlagValues, io: Io): Promise<Config> {
+  const overrides = overridesFromFlags(values);
+  try {
+    configFrom(undefined, overrides, 'flags');
+  } catch (err) {
+    if (err instanceof InputError) throw new UsageError(err.message);
+    throw err;
+  }
+  const path = typeof values.config === 'string' ? values.config : undefined;
+  const file = path === undefined ? undefined : await readConfigFile(path, io);
+  return configFrom(file, overrides, path ?? '');
+}
+
+/** The paths to read: PATH arguments, then each `-f/--filename`. None means stdin. */
+export function inputPaths(values: FlagValues, positionals: readonly string[]): string[] {
+  const files = values.filename;
+  return [...positionals, ...(Array.isArray(files) ? files : [])];
+}
+
+/** `--kubeconfig` and `--context`, for the live reader. */
+export function liveFlags(values: FlagValues): { kubeconfig?: string; context?: string } {
+  const pick = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const kubeconfig = pick('kubeconfig');
+  const context = pick('context');
+  return { ...(kubeconfig !== undefined ? { kubeconfig } : {}), ...(context !== undefined ? { context } : {}) };
 }

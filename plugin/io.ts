@@ -7,6 +7,8 @@ export interface Io {
   writeStdout(text: string): Promise<void>;
   /** One line (or more) to standard error. */
   writeStderr(text: string): void;
+  /** True when standard input is a terminal (nothing piped in): commands then print a hint, not wait. */
+  stdinIsTTY?: boolean;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }

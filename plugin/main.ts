@@ -20,6 +20,7 @@ const io: Io = {
   writeStderr: (text) => {
     process.stderr.write(text);
   },
+  stdinIsTTY: process.stdin.isTTY === true,
   env: process.env,
   cwd: process.cwd(),
 };

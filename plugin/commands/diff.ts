@@ -1,17 +1,29 @@
 // `rollstamp diff OLD NEW` (#16): which targets a change between two renders rolls, and which sources and
 // keys caused it. Both renders go through the same pipeline as `stamp`; only names, keys and digests are shown.
-import { parseArgs } from 'node:util';
 import { hasErrors, formatResult, type Result } from '../../function/results.ts';
 import { diffStamps } from '../../function/stamp-diff.ts';
 import type { Config } from '../../function/config.ts';
-import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
+import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../config-flags.ts';
 import { DIFF_FORMATS, renderJson, renderMarkdown, renderText, type DiffFormat } from '../diff-format.ts';
 import { InputError, UsageError } from '../errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
 import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
-import { configFrom, maxInputBytes, readConfigFile, summarize } from '../settings.ts';
+import { maxInputBytes, summarize } from '../settings.ts';
 import { stampFiles, type StreamRun } from '../stamp-streams.ts';
+
+/** `diff`'s own flags; the config flags follow them. */
+const DIFF_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'output',
+    short: 'o',
+    type: 'string',
+    values: DIFF_FORMATS,
+    help: 'text: an aligned table (default); markdown: a table for a pull-request\ncomment (workload, why, keys); json: kind StampDiff, full digests\n(schemas/stamp-diff.schema.json)',
+  },
+  { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
+];
 
 export const DIFF_HELP = `Usage: rollstamp diff [flags] OLD NEW
 
@@ -25,11 +37,7 @@ OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them);
 Both are read with the same config flags.
 
 Flags:
-  -o, --output text|markdown|json
-                                text: an aligned table (default); markdown: a table for a pull-request
-                                comment (workload, why, keys); json: kind StampDiff, full digests
-                                (schemas/stamp-diff.schema.json)
-  -q, --quiet                   do not print warnings
+${flagsHelp(DIFF_FLAGS)}
 ${CONFIG_FLAGS_HELP}
 
 Examples:
@@ -51,19 +59,13 @@ const SOMETHING_ROLLS = 3;
 
 /** Runs `diff`: reads both renders, stamps each in memory, compares the target reports. */
 export async function runDiff(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: { ...CONFIG_FLAG_OPTIONS, output: { type: 'string', short: 'o' }, quiet: { type: 'boolean', short: 'q' } },
-  });
+  const { values, positionals } = parseFlags(args, [...DIFF_FLAGS, ...CONFIG_FLAGS], 'diff');
   const format = (values.output ?? 'text') as DiffFormat;
-  if (!DIFF_FORMATS.includes(format)) throw new UsageError(`--output must be one of ${DIFF_FORMATS.join(', ')}`);
   if (positionals.length !== 2) throw new UsageError('diff needs two renders: rollstamp diff OLD NEW (one of them may be -)');
   const [oldPath, newPath] = positionals as [string, string];
   if (oldPath === '-' && newPath === '-') throw new UsageError('only one of OLD and NEW can be - (standard input)');
-  const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
-  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const live = liveSettingsFromFlags(values);
+  const config = await configFromFlags(values, io);
+  const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
   if (!values.quiet) printWarnings([...before.outcome.results, ...after.outcome.results], io);

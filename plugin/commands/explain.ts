@@ -1,46 +1,56 @@
 // `rollstamp explain`: for every target, the sources it uses, the keys, where each resolved and short
 // digests — names and digests only, never a value.
-import { parseArgs } from 'node:util';
 import type { SourceReport, TargetReport } from '../../function/index.ts';
 import { formatResult, hasErrors, resourceId, type Result } from '../../function/results.ts';
-import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
+import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
+import { UsageError } from '../errors.ts';
+import { explanationOf, formatExplanation } from '../explain-document.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
-import { configFrom, readConfigFile } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { stampStreams } from '../stamp-streams.ts';
+import { refuseTerminalStdin } from '../terminal-hint.ts';
+
+/** `explain`'s own flags; the config flags follow them. */
+const EXPLAIN_FLAGS: readonly FlagSpec[] = [
+  { name: 'output', short: 'o', type: 'string', values: ['text', 'json', 'yaml'], help: 'text for people (default); json or yaml for machines (full digests)' },
+  { name: 'json', type: 'boolean', help: 'the same as -o json' },
+  ...INPUT_FLAGS,
+];
 
 export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
 
-Shows what rollstamp would stamp and why: for every target workload, each Secret and ConfigMap it uses, the
-keys used, where each resolved (bundle, missing, ignored) and a short digest. Prints no value, ever.
-Reads the same inputs as \`rollstamp stamp\`.
+Shows what rollstamp would stamp and why, as a dry run (it writes nothing): for every target workload, its
+hash and whether a stamp would add or change it (new, changed, unchanged), each Secret and ConfigMap it
+uses, the keys used, where each resolved and a short digest. Where a source resolved: bundle (the input),
+producer (an ExternalSecret, SealedSecret, Certificate … in the input that makes it), cluster (read live,
+with --live), missing, or ignored (rollstamp.dev/ignore). Prints no value, ever. Reads the same inputs as
+\`rollstamp stamp\`. With -o json or yaml: an Explanation document whose wouldChange lists the targets a
+stamp would change, each source named by kind, namespace and name.
 
 Flags:
-      --json                    machine-readable output (full digests)
+${flagsHelp(EXPLAIN_FLAGS)}
 ${CONFIG_FLAGS_HELP}
 
 Examples:
   rollstamp explain manifests/
-  kustomize build overlays/prod | rollstamp explain --json - | jq '.targets[].hash'
+  kustomize build overlays/prod | rollstamp explain -o json - | jq '.wouldChange'
 
 Exit status: 0 success, 1 invalid input or an error result (all results are listed), 2 bad usage.`;
 
 export async function runExplain(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: { ...CONFIG_FLAG_OPTIONS, json: { type: 'boolean' } },
-  });
-  const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
-  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const { outcome } = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
-  const failed = hasErrors(outcome.results);
-  if (values.json) {
-    const doc = { apiVersion: 'rollstamp.dev/v1alpha1', kind: 'Explanation', targets: outcome.targets, results: outcome.results };
-    await io.writeStdout(`${JSON.stringify(doc, null, 2)}\n`);
-  } else {
-    await io.writeStdout(renderText(outcome.targets, outcome.results));
+  const { values, positionals } = parseFlags(args, [...EXPLAIN_FLAGS, ...CONFIG_FLAGS], 'explain');
+  if (values.json === true && values.output !== undefined && values.output !== 'json') {
+    throw new UsageError(`--json and -o ${String(values.output)} disagree; give one`);
   }
+  const format = values.json === true ? 'json' : ((values.output as 'text' | 'json' | 'yaml' | undefined) ?? 'text');
+  const paths = inputPaths(values, positionals);
+  refuseTerminalStdin('explain', paths, io);
+  const config = await configFromFlags(values, io);
+  const { outcome } = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
+  const failed = hasErrors(outcome.results);
+  if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results));
+  else await io.writeStdout(formatExplanation(explanationOf(outcome.targets, outcome.results), format));
   if (failed) for (const r of outcome.results) if (r.severity === 'error') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
   return failed ? 1 : 0;
 }

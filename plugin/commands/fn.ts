@@ -6,7 +6,9 @@ import { hasErrors } from '../../function/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
+import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
+import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
@@ -27,7 +29,10 @@ Examples:
 Exit status: 0 success, 1 an error result (one line on stderr says why; nothing on stdout).`;
 
 export async function runFn(args: readonly string[], io: Io): Promise<number> {
-  if (args.length > 0) throw new UsageError(`fn takes no arguments (got ${args[0]}); it reads a ResourceList on stdin`);
+  const [first] = args;
+  if (first !== undefined && first.startsWith('-') && first !== '-') throw new UsageError(unknownFlagMessage(first.split('=')[0]!, [], 'fn'));
+  if (first !== undefined) throw new UsageError(`fn takes no arguments (got ${first}); it reads a ResourceList on stdin`);
+  refuseTerminalStdin('fn', [], io);
   const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
   const text = stdin!.text;
   let fetched: { sources: FetchedSources | undefined } | undefined;

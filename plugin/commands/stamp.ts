@@ -1,13 +1,21 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
-import { parseArgs } from 'node:util';
 import { hasErrors, resourceId } from '../../function/results.ts';
-import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../config-flags.ts';
+import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { CheckFailed, InputError } from '../errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
-import { configFrom, printWarnings, readConfigFile, summarize } from '../settings.ts';
+import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { stampStreams } from '../stamp-streams.ts';
+import { refuseTerminalStdin } from '../terminal-hint.ts';
+
+/** `stamp`'s own flags; the config flags follow them. */
+const STAMP_FLAGS: readonly FlagSpec[] = [
+  { name: 'check', type: 'boolean', help: 'print nothing; exit 3 if any stamp would change (CI over hydrated manifests)' },
+  { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
+  ...INPUT_FLAGS,
+];
 
 export const STAMP_HELP = `Usage: rollstamp stamp [flags] [PATH... | -]
 
@@ -20,28 +28,24 @@ A workload is a target when it has rollstamp.dev/enabled: "true" (annotation or 
 or --targets all is set; rollstamp.dev/enabled: "false" always opts out.
 
 Flags:
-      --check                   print nothing; exit 3 if any stamp would change (CI over hydrated manifests)
-  -q, --quiet                   do not print warnings
+${flagsHelp(STAMP_FLAGS)}
 ${CONFIG_FLAGS_HELP}
 
 Examples:
   rollstamp stamp manifests/ > stamped.yaml
   kustomize build overlays/prod | rollstamp stamp -
-  helm template app ./chart | rollstamp stamp -
+  helm template app ./chart -n shop | rollstamp stamp -n shop -
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
 
 Exit status: 0 success, 1 invalid input or an error (one line on stderr; nothing on stdout),
 2 bad usage, 3 --check found changes.`;
 
 export async function runStamp(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: { ...CONFIG_FLAG_OPTIONS, check: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
-  });
-  const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
-  const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const run = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
+  const { values, positionals } = parseFlags(args, [...STAMP_FLAGS, ...CONFIG_FLAGS], 'stamp');
+  const paths = inputPaths(values, positionals);
+  refuseTerminalStdin('stamp', paths, io);
+  const config = await configFromFlags(values, io);
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
   if (!values.quiet) printWarnings(results, io);
@@ -53,3 +57,4 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   await io.writeStdout(run.output);
   return 0;
 }
+

@@ -210,13 +210,13 @@ test('explain and explain --json name the sources and digests, never a value', (
   assertOk(json, 'explain --json');
   const doc = JSON.parse(json.stdout) as {
     kind: string;
-    targets: Array<{ hash: string; resourceRef: { name: string }; sources: Array<{ cls: string; name: string; digest?: string }> }>;
+    targets: Array<{ hash: string; resourceRef: { name: string }; sources: Array<{ kind: string; name: string; digest?: string }> }>;
   };
   assert.is(doc.kind, 'Explanation');
   assert.is(doc.targets.length, 1);
   assert.is(doc.targets[0]!.resourceRef.name, 'web');
   assert.is(doc.targets[0]!.hash, hash);
-  assert.equal(doc.targets[0]!.sources.map((s) => `${s.cls}/${s.name}`).sort(), ['ConfigMap/web-config', 'Secret/db']);
+  assert.equal(doc.targets[0]!.sources.map((s) => `${s.kind}/${s.name}`).sort(), ['ConfigMap/web-config', 'Secret/db']);
 
   for (const out of [text.stdout, json.stdout]) {
     for (const secret of ['aHVudGVyMg==', 'hunter2', 'eA==']) assert.not.ok(out.includes(secret), `explain printed a Secret value (${secret})`);

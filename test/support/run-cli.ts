@@ -17,7 +17,7 @@ export const BUNDLE = fileURLToPath(new URL('../../dist/rollstamp.js', import.me
 /** The CLI as main.ts runs it, without a process: errors become one stderr line and an exit code. */
 export async function runInProcess(
   argv: string[],
-  opts: { stdin?: string | Uint8Array; cwd?: string; env?: Record<string, string> } = {},
+  opts: { stdin?: string | Uint8Array; cwd?: string; env?: Record<string, string>; stdinIsTTY?: boolean } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -31,6 +31,7 @@ export async function runInProcess(
     },
     env: opts.env ?? {},
     cwd: opts.cwd ?? ROOT,
+    ...(opts.stdinIsTTY !== undefined ? { stdinIsTTY: opts.stdinIsTTY } : {}),
   };
   try {
     const code = await runCli(argv, io);

@@ -85,7 +85,8 @@ test('--check exits 3 when a stamp would change, 0 when stamps are current, and 
 
 test('usage errors exit 2; help and version exit 0', async () => {
   assert.is((await runInProcess(['frobnicate'])).code, 2);
-  assert.is((await runInProcess(['stamp', '--targets', 'some', '-'], { stdin: APP })).code, 1);
+  // A bad flag value is a usage error too, as the README's exit codes say (#14).
+  assert.is((await runInProcess(['stamp', '--targets', 'some', '-'], { stdin: APP })).code, 2);
   const help = await runInProcess(['stamp', '--help']);
   assert.is(help.code, 0);
   assert.match(help.stdout, /Usage: rollstamp stamp/);

@@ -1,0 +1,59 @@
+// `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
+// `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
+import { stringify } from 'yaml';
+import type { SourceReport, TargetReport } from '../function/index.ts';
+import { resourceId, type Result } from '../function/results.ts';
+
+/** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
+export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };
+
+/** A target as explain prints it: its stamp now and after a stamp, and whether that differs. */
+export type ExplainedTarget = Omit<TargetReport, 'sources'> & { state: 'new' | 'changed' | 'unchanged'; sources: ExplainedSource[] };
+
+/** The `Explanation` document. */
+export interface Explanation {
+  apiVersion: 'rollstamp.dev/v1alpha1';
+  kind: 'Explanation';
+  /** Always true: explain writes nothing. */
+  dryRun: true;
+  /** The targets (`apiVersion/Kind/namespace/name`) whose stamp `rollstamp stamp` would add or change. */
+  wouldChange: string[];
+  targets: ExplainedTarget[];
+  results: Result[];
+}
+
+/** The machine-readable report; key order is fixed so outputs diff cleanly. */
+export function explanationOf(targets: readonly TargetReport[], results: readonly Result[]): Explanation {
+  return {
+    apiVersion: 'rollstamp.dev/v1alpha1',
+    kind: 'Explanation',
+    dryRun: true,
+    wouldChange: targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef)),
+    targets: targets.map(explainTarget),
+    results: [...results],
+  };
+}
+
+/** JSON (two-space indent) or YAML text of the report, ending in a newline. */
+export function formatExplanation(doc: Explanation, format: 'json' | 'yaml'): string {
+  return format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+function explainTarget(t: TargetReport): ExplainedTarget {
+  const state = t.previous === undefined ? 'new' : t.changed ? 'changed' : 'unchanged';
+  return {
+    resourceRef: t.resourceRef,
+    ...(t.file ? { file: t.file } : {}),
+    field: t.field,
+    hash: t.hash,
+    ...(t.previous !== undefined ? { previous: t.previous } : {}),
+    changed: t.changed,
+    state,
+    sources: t.sources.map(explainSource),
+  };
+}
+
+function explainSource(s: SourceReport): ExplainedSource {
+  const { cls, sources, ...rest } = s;
+  return { kind: cls, ...rest, ...(sources ? { sources: sources.map(explainSource) } : {}) };
+}
