@@ -7,7 +7,7 @@ import { CONFIG_FLAG_OPTIONS, CONFIG_FLAGS_HELP, overridesFromFlags } from '../c
 import type { Io } from '../io.ts';
 import { configFrom, readConfigFile } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
-import { stampStreams } from '../stamp-streams.ts';
+import { ALLOW_EMPTY_HELP, refuseEmpty, stampStreams } from '../stamp-streams.ts';
 
 export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
 
@@ -17,24 +17,28 @@ Reads the same inputs as \`rollstamp stamp\`.
 
 Flags:
       --json                    machine-readable output (full digests)
+${ALLOW_EMPTY_HELP}
 ${CONFIG_FLAGS_HELP}
 
 Examples:
   rollstamp explain manifests/
   kustomize build overlays/prod | rollstamp explain --json - | jq '.targets[].hash'
 
-Exit status: 0 success, 1 invalid input or an error result (all results are listed), 2 bad usage.`;
+Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error result (all results
+are listed), 2 bad usage.`;
 
 export async function runExplain(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
-    options: { ...CONFIG_FLAG_OPTIONS, json: { type: 'boolean' } },
+    options: { ...CONFIG_FLAG_OPTIONS, json: { type: 'boolean' }, 'allow-empty': { type: 'boolean' } },
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
   const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
-  const { outcome } = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
+  const run = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
+  const { outcome } = run;
   const failed = hasErrors(outcome.results);
+  if (!failed) refuseEmpty(run, positionals, values['allow-empty']);
   if (values.json) {
     const doc = { apiVersion: 'rollstamp.dev/v1alpha1', kind: 'Explanation', targets: outcome.targets, results: outcome.results };
     await io.writeStdout(`${JSON.stringify(doc, null, 2)}\n`);

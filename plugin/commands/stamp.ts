@@ -7,7 +7,7 @@ import { CheckFailed, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { configFrom, printWarnings, readConfigFile, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
-import { stampStreams } from '../stamp-streams.ts';
+import { ALLOW_EMPTY_HELP, refuseEmpty, stampStreams } from '../stamp-streams.ts';
 
 export const STAMP_HELP = `Usage: rollstamp stamp [flags] [PATH... | -]
 
@@ -22,6 +22,7 @@ or --targets all is set; rollstamp.dev/enabled: "false" always opts out.
 Flags:
       --check                   print nothing; exit 3 if any stamp would change (CI over hydrated manifests)
   -q, --quiet                   do not print warnings
+${ALLOW_EMPTY_HELP}
 ${CONFIG_FLAGS_HELP}
 
 Examples:
@@ -30,20 +31,21 @@ Examples:
   helm template app ./chart | rollstamp stamp -
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
 
-Exit status: 0 success, 1 invalid input or an error (one line on stderr; nothing on stdout),
-2 bad usage, 3 --check found changes.`;
+Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error (one line on
+stderr; nothing on stdout), 2 bad usage, 3 --check found changes.`;
 
 export async function runStamp(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...args],
     allowPositionals: true,
-    options: { ...CONFIG_FLAG_OPTIONS, check: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' } },
+    options: { ...CONFIG_FLAG_OPTIONS, check: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, 'allow-empty': { type: 'boolean' } },
   });
   const file = values.config === undefined ? undefined : await readConfigFile(values.config, io);
   const config = configFrom(file, overridesFromFlags(values), values.config ?? '');
   const run = await stampStreams(positionals, config, io, liveSettingsFromFlags(values));
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
+  refuseEmpty(run, positionals, values['allow-empty']);
   if (!values.quiet) printWarnings(results, io);
   if (values.check) {
     const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
