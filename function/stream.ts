@@ -6,6 +6,7 @@ import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { memberNodes, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
 import { readSubsetStream } from './subset-yaml.ts';
@@ -87,14 +88,22 @@ export function isLocalConfig(d: StreamDoc): boolean {
   return isMap(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
 }
 
-/** The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). */
+/**
+ * The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). A list
+ * wrapper (top-level `items` list, any kind) gives its entries as items, as Argo CD applies them.
+ */
 export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
     if (d.contents === null || (d.contents as { value?: unknown }).value === null) continue;
-    if (isMap(d.contents)) items.push({ node: d.contents, file: d.file });
-    else results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
+    if (!isMap(d.contents)) {
+      results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
+      continue;
+    }
+    const unwrapped = unwrapList(d.contents, d.file);
+    if ('result' in unwrapped) results.push(unwrapped.result);
+    for (const node of unwrapped.objects) items.push({ node, file: d.file });
   }
   return { items, results };
 }
@@ -112,7 +121,9 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   const parts: string[] = [];
   let last = '';
   for (const d of docs) {
-    const text = changed.has(d.contents) ? renderChanged(d, changed.get(d.contents)) : d.text;
+    // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
+    const stamped = memberNodes(d.contents).filter((n) => changed.has(n));
+    const text = stamped.length > 0 ? renderChanged(d, stamped.map((n) => changed.get(n))) : d.text;
     if (text === undefined) return undefined;
     if (text === '') continue;
     if (last !== '' && !last.endsWith('\n')) parts.push('\n');
@@ -122,9 +133,14 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   return parts.join('');
 }
 
-function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string | undefined {
-  if (!edit) return d.doc?.toString(detectFormat(d.text));
-  const at = edit.offset - d.offset;
-  const insert = d.text.includes('\r\n') ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
-  return d.text.slice(0, at) + insert + d.text.slice(at + edit.remove);
+/** The document's text with its edits applied (back to front), or printed again when one has no edit. */
+function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
+  if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
+  const crlf = d.text.includes('\r\n');
+  let text = d.text;
+  for (const edit of [...(edits as TextEdit[])].sort((a, b) => b.offset - a.offset)) {
+    const at = edit.offset - d.offset;
+    text = text.slice(0, at) + (crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert) + text.slice(at + edit.remove);
+  }
+  return text;
 }

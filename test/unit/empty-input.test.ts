@@ -14,6 +14,8 @@ const EMPTY_INPUTS: ReadonlyArray<[string, string]> = [
   ['no bytes', ''],
   ['only whitespace', '\n  \n'],
   ['only comments and markers', '# a failed render\n---\n...\n---\n'],
+  ['an empty v1/List', 'apiVersion: v1\nkind: List\nitems: []\n'],
+  ['a SecretList with null items', 'apiVersion: v1\nkind: SecretList\nitems: null\n'],
 ];
 const COMMANDS: ReadonlyArray<readonly string[]> = [['stamp'], ['stamp', '--check'], ['explain'], ['explain', '--json']];
 
