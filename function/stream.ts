@@ -6,6 +6,7 @@ import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { splitJsonStream } from './json-stream.ts';
 import { memberNodes, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
@@ -32,6 +33,8 @@ export type ReadMode = 'fast' | 'full';
  * - Every error in every document is reported (YAML errors carry line and column, never text).
  */
 export function parseStream(text: string, path: string, mode: ReadMode = 'fast'): { docs: StreamDoc[] } | { results: Result[] } {
+  const json = splitJsonStream(text);
+  if (json) return parseJsonStream(text, json, path, mode);
   const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
   if (subset) {
     const docs = subset.map((d, index): StreamDoc => {
@@ -56,6 +59,24 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
+}
+
+/**
+ * Concatenated JSON objects: each is read as a document of its own, its text running to the next object
+ * (whitespace included, so the texts join back to the input). Node ranges count from the start of that
+ * text, hence offset 0.
+ */
+function parseJsonStream(text: string, starts: readonly number[], path: string, mode: ReadMode): { docs: StreamDoc[] } | { results: Result[] } {
+  const docs: StreamDoc[] = [];
+  const results: Result[] = [];
+  starts.forEach((start, index) => {
+    const piece = text.slice(index === 0 ? 0 : start, starts[index + 1] ?? text.length);
+    const file: FileRef = index === 0 ? { path } : { path, index };
+    const read = parseStream(piece, path, mode);
+    if ('results' in read) results.push(...read.results.map((r) => ({ ...r, file })));
+    else for (const d of read.docs) docs.push({ ...d, file });
+  });
+  return results.length > 0 ? { results } : { docs };
 }
 
 /** Where each document's text starts: at its first directive (`%YAML`, `%TAG`), else at the document itself. */
