@@ -70,6 +70,19 @@ test('fn reads list wrappers among the ResourceList items, with the same hash as
   }
 });
 
+test('fn stamps a workload inside a List item in place: fast and full readers agree, and a second run changes nothing', async () => {
+  const indent = (t: string): string => t.replace(/\n$/, '').split('\n').map((l, i) => (i === 0 ? '- ' : '  ') + l).join('\n');
+  const list = `apiVersion: v1\nkind: List\nitems:\n${indent(WORKLOAD)}\n`;
+  const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${indent(secretList('first-value'))}\n${indent(list)}\n`;
+  const fast = await runInProcess(['fn'], { stdin: rl });
+  same(fast, await runInProcess(['fn'], { stdin: rl, env: FULL }), 'fn over a List');
+  assert.is(fast.code, 0, fast.stderr);
+  assert.is(stampOf(fast.stdout), stampOf((await runInProcess(['stamp', '-'], { stdin: bundle('first-value') })).stdout));
+  const again = await runInProcess(['fn'], { stdin: fast.stdout });
+  assert.is(stampOf(again.stdout), stampOf(fast.stdout));
+  assert.is(again.stdout.split('rollstamp.dev/hash').length, 2, 'one stamp, not two');
+});
+
 test('explain shows a source found inside a list as from the bundle, in text and JSON, without its value', async () => {
   const text = await runInProcess(['explain', '-'], { stdin: bundle('canary-value-91f') });
   assert.is(text.code, 0, text.stderr);
