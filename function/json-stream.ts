@@ -13,15 +13,19 @@ const SPACE = new Set([' ', '\t', '\n', '\r']);
  */
 export function splitJsonStream(text: string): number[] | undefined {
   const starts: number[] = [];
+  const ends: number[] = [];
   let i = skipSpace(text, 0);
   while (i < text.length) {
     if (text[i] !== '{') return undefined;
-    starts.push(i);
     const end = objectEnd(text, i);
-    if (end === undefined || !isJson(text.slice(i, end))) return undefined;
+    if (end === undefined) return undefined;
+    starts.push(i);
+    ends.push(end);
     i = skipSpace(text, end);
   }
-  return starts.length >= 2 ? starts : undefined;
+  // One object is an ordinary document: the YAML readers take it (and report its errors) as before.
+  if (starts.length < 2) return undefined;
+  return starts.every((start, k) => isJson(text.slice(start, ends[k]))) ? starts : undefined;
 }
 
 function skipSpace(text: string, from: number): number {
