@@ -67,7 +67,8 @@ function addTo<T>(map: Map<string, T[]>, id: string, obj: T): void {
 /**
  * Reads every item's identity.
  * - Items marked `config.kubernetes.io/local-config: "true"` are skipped (kpt fn-config, Kptfile).
- * - An item without a string apiVersion and kind, or a `List`, is an INVALID_OBJECT error.
+ * - An item without a string apiVersion and kind is an INVALID_OBJECT error (list wrappers were unwrapped
+ *   before: see list-wrappers.ts).
  */
 export function buildInventory(items: readonly Item[], config: Config, results: Result[]): Inventory {
   const objects: KObject[] = [];
@@ -104,10 +105,6 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
   const ref: ResourceRef = { apiVersion, kind, name };
   if (explicitNs) ref.namespace = explicitNs;
   const subject: Subject = { ...fileSubject, ref };
-  if (kind === 'List' && apiVersion === 'v1') {
-    results.push(errorResult('INVALID_OBJECT', 'a List is not read: give its items as separate documents', subject));
-    return undefined;
-  }
   const metadataProblems: Result[] = [];
   const reader = new NodeReader(subject, metadataProblems);
   const m = isAlias(meta) ? aliasProblem(metadataProblems, subject, ['metadata']) : reader.map(meta, ['metadata']);

@@ -6,6 +6,7 @@ import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type D
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import { yaml11Result, type ReadMode } from './stream.ts';
 import { readSubsetStream } from './subset-yaml.ts';
@@ -67,7 +68,10 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
       return;
     }
     const file = fileOf(node);
-    items.push(file ? { node, file } : { node });
+    // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
+    const unwrapped = unwrapList(node, file);
+    if ('result' in unwrapped) results.push(unwrapped.result);
+    for (const object of unwrapped.objects) items.push(file ? { node: object, file } : { node: object });
   });
   if (results.length > 0) return { results };
   if (doc) liftItemHeadComments(doc);

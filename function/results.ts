@@ -30,6 +30,7 @@ export type ResultCode =
   | 'CROSS_NAMESPACE_DENIED'
   | 'UNCHECKED_NAMESPACE_SELECTOR'
   | 'MISSING_OBJECT' // a ModelConfig, RemoteMCPServer or tool Agent that is not in the input
+  | 'EMPTY_INPUT' // fn: a ResourceList without items (passed through as it came)
   | 'STAMPED';
 
 export type Severity = 'error' | 'warning' | 'info';

@@ -6,6 +6,8 @@ import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { splitJsonStream } from './json-stream.ts';
+import { memberNodes, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
 import { readSubsetStream } from './subset-yaml.ts';
@@ -31,6 +33,8 @@ export type ReadMode = 'fast' | 'full';
  * - Every error in every document is reported (YAML errors carry line and column, never text).
  */
 export function parseStream(text: string, path: string, mode: ReadMode = 'fast'): { docs: StreamDoc[] } | { results: Result[] } {
+  const json = splitJsonStream(text);
+  if (json) return parseJsonStream(text, json, path, mode);
   const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
   if (subset) {
     const docs = subset.map((d, index): StreamDoc => {
@@ -55,6 +59,24 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
+}
+
+/**
+ * Concatenated JSON objects: each is read as a document of its own, its text running to the next object
+ * (whitespace included, so the texts join back to the input). Node ranges count from the start of that
+ * text, hence offset 0.
+ */
+function parseJsonStream(text: string, starts: readonly number[], path: string, mode: ReadMode): { docs: StreamDoc[] } | { results: Result[] } {
+  const docs: StreamDoc[] = [];
+  const results: Result[] = [];
+  starts.forEach((start, index) => {
+    const piece = text.slice(index === 0 ? 0 : start, starts[index + 1] ?? text.length);
+    const file: FileRef = index === 0 ? { path } : { path, index };
+    const read = parseStream(piece, path, mode);
+    if ('results' in read) results.push(...read.results.map((r) => ({ ...r, file })));
+    else for (const d of read.docs) docs.push({ ...d, file });
+  });
+  return results.length > 0 ? { results } : { docs };
 }
 
 /** Where each document's text starts: at its first directive (`%YAML`, `%TAG`), else at the document itself. */
@@ -87,14 +109,22 @@ export function isLocalConfig(d: StreamDoc): boolean {
   return isMap(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
 }
 
-/** The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). */
+/**
+ * The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). A list
+ * wrapper (top-level `items` list, any kind) gives its entries as items, as Argo CD applies them.
+ */
 export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
     if (d.contents === null || (d.contents as { value?: unknown }).value === null) continue;
-    if (isMap(d.contents)) items.push({ node: d.contents, file: d.file });
-    else results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
+    if (!isMap(d.contents)) {
+      results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
+      continue;
+    }
+    const unwrapped = unwrapList(d.contents, d.file);
+    if ('result' in unwrapped) results.push(unwrapped.result);
+    for (const node of unwrapped.objects) items.push({ node, file: d.file });
   }
   return { items, results };
 }
@@ -112,7 +142,9 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   const parts: string[] = [];
   let last = '';
   for (const d of docs) {
-    const text = changed.has(d.contents) ? renderChanged(d, changed.get(d.contents)) : d.text;
+    // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
+    const stamped = memberNodes(d.contents).filter((n) => changed.has(n));
+    const text = stamped.length > 0 ? renderChanged(d, stamped.map((n) => changed.get(n))) : d.text;
     if (text === undefined) return undefined;
     if (text === '') continue;
     if (last !== '' && !last.endsWith('\n')) parts.push('\n');
@@ -122,9 +154,18 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   return parts.join('');
 }
 
-function renderChanged(d: StreamDoc, edit: TextEdit | undefined): string | undefined {
-  if (!edit) return d.doc?.toString(detectFormat(d.text));
-  const at = edit.offset - d.offset;
-  const insert = d.text.includes('\r\n') ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
-  return d.text.slice(0, at) + insert + d.text.slice(at + edit.remove);
+/** The document's text with its edits applied, or printed again when one has no edit. */
+function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
+  if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
+  const crlf = d.text.includes('\r\n');
+  // Pieces joined once: a list of thousands of stamped workloads must not copy its text once per edit.
+  const parts: string[] = [];
+  let at = 0;
+  for (const edit of [...(edits as TextEdit[])].sort((a, b) => a.offset - b.offset)) {
+    const from = edit.offset - d.offset;
+    parts.push(d.text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert);
+    at = from + edit.remove;
+  }
+  parts.push(d.text.slice(at));
+  return parts.join('');
 }

@@ -31,6 +31,13 @@ export const INPUT_FLAGS: readonly FlagSpec[] = [
   { name: 'filename', short: 'f', type: 'list', arg: 'PATH', help: 'a file or directory to read, or - for stdin (repeatable; same as a PATH argument)' },
 ];
 
+/** `stamp` and `explain`: zero objects in is an error unless this is given (#12). */
+export const ALLOW_EMPTY_FLAG: FlagSpec = {
+  name: 'allow-empty',
+  type: 'boolean',
+  help: 'succeed when the input holds no objects (default: an error, so an empty\nor failed render piped in does not pass)',
+};
+
 export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/rollstamp-config.schema.json):
 ${flagsHelp(CONFIG_FLAGS)}`;
 

@@ -6,6 +6,18 @@ import { killChildren } from './exec.ts';
 import { oneLine } from '../function/results.ts';
 import type { Io } from './io.ts';
 
+/**
+ * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
+ * this is no error of ours to report. End at once with the status a process killed by SIGPIPE has (128+13),
+ * as `yes | head` does, so a shell with pipefail still sees the output was cut.
+ */
+const SIGPIPE_STATUS = 141;
+const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+process.stdout.on('error', (err) => {
+  if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
+  throw err;
+});
+
 const io: Io = {
   async readStdin() {
     if (process.stdin.isTTY) return new Uint8Array();
@@ -15,7 +27,7 @@ const io: Io = {
   },
   writeStdout: (text) =>
     new Promise((resolve, reject) => {
-      process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+      process.stdout.write(text, (err) => (err && isEpipe(err) ? process.exit(SIGPIPE_STATUS) : err ? reject(err) : resolve()));
     }),
   writeStderr: (text) => {
     process.stderr.write(text);

@@ -3,6 +3,7 @@ import type { Config } from '../function/config.ts';
 import { applyStamp, type FetchedSources, type StampOptions, type StampOutcome } from '../function/index.ts';
 import { hasErrors, type Result } from '../function/results.ts';
 import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
+import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
@@ -14,6 +15,17 @@ export interface StreamRun {
   output: string;
   /** How many objects the input held. */
   objects: number;
+}
+
+/** Help line of `--allow-empty` (stamp, explain). */
+/**
+ * Zero objects in is an error unless allowed: `renderer | rollstamp stamp --check -` must not pass CI when
+ * the renderer failed and printed nothing (#12).
+ */
+export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty: boolean | undefined): void {
+  if (run.objects > 0 || allowEmpty) return;
+  const where = paths.length === 0 || (paths.length === 1 && paths[0] === '-') ? 'standard input' : paths.join(', ');
+  throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
 }
 
 /** Reads plain multi-document inputs and stamps them. */

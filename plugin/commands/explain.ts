@@ -2,19 +2,20 @@
 // digests — names and digests only, never a value.
 import type { SourceReport, TargetReport } from '../../function/index.ts';
 import { formatResult, hasErrors, resourceId, type Result } from '../../function/results.ts';
-import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
+import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { UsageError } from '../errors.ts';
 import { explanationOf, formatExplanation } from '../explain-document.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
-import { stampStreams } from '../stamp-streams.ts';
+import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 const EXPLAIN_FLAGS: readonly FlagSpec[] = [
   { name: 'output', short: 'o', type: 'string', values: ['text', 'json', 'yaml'], help: 'text for people (default); json or yaml for machines (full digests)' },
   { name: 'json', type: 'boolean', help: 'the same as -o json' },
+  ALLOW_EMPTY_FLAG,
   ...INPUT_FLAGS,
 ];
 
@@ -36,7 +37,8 @@ Examples:
   rollstamp explain manifests/
   kustomize build overlays/prod | rollstamp explain -o json - | jq '.wouldChange'
 
-Exit status: 0 success, 1 invalid input or an error result (all results are listed), 2 bad usage.`;
+Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error result (all results
+are listed), 2 bad usage.`;
 
 export async function runExplain(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(args, [...EXPLAIN_FLAGS, ...CONFIG_FLAGS], 'explain');
@@ -47,8 +49,10 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const { outcome } = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
+  const { outcome } = run;
   const failed = hasErrors(outcome.results);
+  if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
   if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results));
   else await io.writeStdout(formatExplanation(explanationOf(outcome.targets, outcome.results), format));
   if (failed) for (const r of outcome.results) if (r.severity === 'error') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);

@@ -2,7 +2,7 @@
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
 import { applyStamp, type FetchedSources } from '../../function/index.ts';
 import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
-import { hasErrors } from '../../function/results.ts';
+import { hasErrors, infoResult, sortResults, type Result } from '../../function/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
@@ -45,7 +45,7 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
     const sources = fetched.sources;
     const outcome = applyStamp(parsed.rl.items, { config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
     if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
-    const out = serializeResourceList(parsed.rl, outcome.results, outcome.changed);
+    const out = serializeResourceList(parsed.rl, withEmptyNote(outcome.results, parsed.rl.items.length), outcome.changed);
     if (out === undefined) continue;
     // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
     if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
@@ -53,4 +53,13 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   throw new Error('internal: the ResourceList read in full could not be written');
+}
+
+/**
+ * KRM convention: an empty ResourceList is not an error (a kpt pipeline may filter every item out); it comes
+ * back as it went in, with an info result saying nothing was stamped. (`stamp` and `explain` refuse it.)
+ */
+function withEmptyNote(results: Result[], items: number): Result[] {
+  if (items > 0) return results;
+  return sortResults([...results, infoResult('EMPTY_INPUT', 'the ResourceList has no items: nothing to stamp')]);
 }

@@ -1,8 +1,7 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { parseAllDocuments } from 'yaml';
-import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { toKubernetesJson } from '../../function/kubernetes-json.ts';
 import { hasErrors } from '../../function/results.ts';
 import { isLocalConfig } from '../../function/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
@@ -60,15 +59,14 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);
   }
   printWarnings(run.outcome.results, io);
-  const text = run.output;
-  await io.writeStdout(output === 'json' ? toJsonStream(text) : text);
+  if (output === 'yaml') {
+    await io.writeStdout(run.output);
+    return 0;
+  }
+  // One JSON object per line (Argo CD reads concatenated JSON objects as well as YAML), with the values
+  // Kubernetes would read from the YAML.
+  const json = toKubernetesJson(run.output);
+  if ('results' in json) throw new InputError(summarize(json.results));
+  await io.writeStdout(json.text);
   return 0;
-}
-
-/** One JSON object per line (Argo CD reads concatenated JSON objects as well as YAML). */
-function toJsonStream(text: string): string {
-  return parseAllDocuments(text, PARSE_OPTIONS)
-    .filter((d) => !('empty' in d) && d.contents !== null)
-    .map((d) => `${JSON.stringify(d.toJS())}\n`)
-    .join('');
 }

@@ -1,19 +1,20 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
 import { hasErrors, resourceId } from '../../function/results.ts';
-import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
+import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { CheckFailed, InputError } from '../errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
 import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
-import { stampStreams } from '../stamp-streams.ts';
+import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 const STAMP_FLAGS: readonly FlagSpec[] = [
   { name: 'check', type: 'boolean', help: 'print nothing; exit 3 if any stamp would change (CI over hydrated manifests)' },
   { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
+  ALLOW_EMPTY_FLAG,
   ...INPUT_FLAGS,
 ];
 
@@ -37,8 +38,8 @@ Examples:
   helm template app ./chart -n shop | rollstamp stamp -n shop -
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
 
-Exit status: 0 success, 1 invalid input or an error (one line on stderr; nothing on stdout),
-2 bad usage, 3 --check found changes.`;
+Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error (one line on
+stderr; nothing on stdout), 2 bad usage, 3 --check found changes.`;
 
 export async function runStamp(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(args, [...STAMP_FLAGS, ...CONFIG_FLAGS], 'stamp');
@@ -48,6 +49,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
+  refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
   if (values.check) {
     const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));

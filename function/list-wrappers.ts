@@ -1,0 +1,80 @@
+// Read stage: list wrappers. Argo CD (and kubectl) apply each entry of any object whose top-level `items` is
+// a list as an object of its own, whatever the wrapper's kind (`v1/List`, `SecretList`, …), so rollstamp
+// reads those entries as objects too: a Secret inside a SecretList is a source, a Deployment inside a List
+// is a target, stamped in place inside its wrapper. What cannot be read safely is refused, never passed on.
+//
+// Argo CD's rule (argoproj/argo-cd reposerver/repository/repository.go, GenerateManifests: `obj.IsList()` →
+// `EachListItem`, else `isNullList` → nothing, else the object itself; apimachinery's Unstructured.IsList is
+// "top-level `items` holds a JSON array", EachListItem fails on an entry that is not an object). Entries are
+// not unwrapped again: a list inside a list reaches the API server as an object, which has no such kind.
+import { isSeq, type YAMLMap } from 'yaml';
+import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
+import { child, childPair, isAlias, isMapNode, isNullish, stringValue } from './yaml-nodes.ts';
+
+/** What a document's root map stands for. */
+export type Unwrapped =
+  /** An ordinary object. */
+  | { objects: [YAMLMap] }
+  /** A list wrapper: its entries, in order (none for `items: []` or a null `items`). */
+  | { objects: YAMLMap[]; wrapper: YAMLMap }
+  /** A wrapper rollstamp cannot read as Argo CD would: an error result. */
+  | { objects: []; result: Result };
+
+/**
+ * The objects a root map stands for under Argo CD's unwrapping rule.
+ * - `items` is a list: each entry, which must be a map that is not itself a wrapper.
+ * - `items` is null and there is no `spec` or `status`: no objects (Argo CD drops it).
+ * - `items` is an alias, or the map has a top-level merge key (`<<`): refused — a YAML 1.1 reader such as
+ *   Kubernetes' would expand it, possibly into a list nobody here has read.
+ * - `items` is anything else on a kind named `List` or `…List`: refused (no API server reads it).
+ * - Otherwise: the map itself.
+ */
+export function unwrapList(root: YAMLMap, file: FileRef | undefined): Unwrapped {
+  const subject = subjectOf(root, file);
+  const refuse = (message: string, code: Result['tags']['code'] = 'INVALID_OBJECT'): Unwrapped => ({
+    objects: [],
+    result: errorResult(code, message, subject),
+  });
+  if (hasMergeKey(root)) return refuse('a merge key (<<) at the top level of an object could add list items; write the keys out', 'MERGE_KEY_NOT_ALLOWED');
+  const pair = childPair(root, 'items');
+  if (!pair) return { objects: [root] };
+  const items = pair.value;
+  if (isAlias(items)) return refuse('the items of a list are an alias; write them out', 'ALIAS_NOT_ALLOWED');
+  if (isSeq(items)) {
+    const objects: YAMLMap[] = [];
+    for (const [i, entry] of items.items.entries()) {
+      if (isAlias(entry)) return refuse(`items[${i}] of a list is an alias; write it out`, 'ALIAS_NOT_ALLOWED');
+      if (!isMapNode(entry)) return refuse(`items[${i}] of a list is not an object`);
+      if (hasMergeKey(entry)) return refuse(`items[${i}] of a list has a merge key (<<) at its top level; write the keys out`, 'MERGE_KEY_NOT_ALLOWED');
+      const inner = child(entry, 'items');
+      if (isSeq(inner) || isAlias(inner)) return refuse(`items[${i}] of a list is a list itself; give its items directly`);
+      objects.push(entry);
+    }
+    return { objects, wrapper: root };
+  }
+  if (isNullish(items) && child(root, 'spec') === undefined && child(root, 'status') === undefined) return { objects: [], wrapper: root };
+  const kind = stringValue(child(root, 'kind'));
+  if (kind !== undefined && kind.endsWith('List')) return refuse('the items of a list must be a list');
+  return { objects: [root] };
+}
+
+/** The item nodes of a document root: the root itself, or a wrapper's entries (for writing edits back). */
+export function memberNodes(root: unknown): readonly unknown[] {
+  if (!isMapNode(root)) return [root];
+  const items = child(root, 'items');
+  return isSeq(items) ? [root, ...items.items] : [root];
+}
+
+/** The wrapper as results name it: its file, and its apiVersion/kind/name when those are strings. */
+function subjectOf(root: YAMLMap, file: FileRef | undefined): Subject {
+  const apiVersion = stringValue(child(root, 'apiVersion'));
+  const kind = stringValue(child(root, 'kind'));
+  const meta = child(root, 'metadata');
+  const name = (isMapNode(meta) ? stringValue(child(meta, 'name')) : undefined) ?? '';
+  const ref: ResourceRef | undefined = apiVersion && kind ? { apiVersion, kind, name } : undefined;
+  return { ...(file ? { file } : {}), ...(ref ? { ref } : {}) };
+}
+
+function hasMergeKey(map: YAMLMap): boolean {
+  return childPair(map, '<<') !== undefined;
+}
