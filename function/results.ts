@@ -30,6 +30,8 @@ export type ResultCode =
   | 'CROSS_NAMESPACE_DENIED'
   | 'UNCHECKED_NAMESPACE_SELECTOR'
   | 'MISSING_OBJECT' // a ModelConfig, RemoteMCPServer or tool Agent that is not in the input
+  | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
+  | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
   | 'STAMPED';
 
 export type Severity = 'error' | 'warning' | 'info';

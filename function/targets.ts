@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { ENABLED_ANNOTATION } from './constants.ts';
 import { agentAnnotationsPath } from './discover/kagent.ts';
 import { relatedId, type Inventory, type KObject } from './inventory.ts';
+import { HARNESS_NOT_STAMPED, KAGENT_GROUP, kagentVersionSupport, unsupportedVersionMessage } from './kagent-versions.ts';
 import { errorResult, infoResult, warningResult, type Result } from './results.ts';
 import { matchesSelector } from './selector.ts';
 import { workloadKindOf, type WorkloadKind } from './workload-kinds.ts';
@@ -42,6 +43,12 @@ export const MAX_DEPTH = 100;
 export function selectTargets(inventory: Inventory, config: Config, results: Result[]): Target[] {
   const targets: Target[] = [];
   for (const obj of inventory.objects) {
+    const kagentNote = config.kagent === 'enabled' ? kagentPassThrough(obj) : undefined;
+    if (kagentNote) {
+      const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
+      if (!optedOut) results.push(kagentNote);
+      continue;
+    }
     const kind = workloadKindOf(obj);
     const kagentKind = config.kagent === 'enabled' ? kagentTargetMode(obj) : undefined;
     if ((kind || kagentKind) && obj.metadataProblems.length > 0) {
@@ -78,8 +85,19 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
   return linkAgentDeployments(targets, inventory);
 }
 
+/**
+ * kagent objects that are never written, with the result that says why: an unreleased or unknown API version
+ * (a field added there is pruned or rejected, #13), and an AgentHarness (nothing of it rolls).
+ */
+function kagentPassThrough(obj: KObject): Result | undefined {
+  const support = kagentVersionSupport(obj);
+  if (support === 'unsupported') return warningResult('UNSUPPORTED_KAGENT_VERSION', unsupportedVersionMessage(obj), obj.subject);
+  if (support === 'supported' && obj.kind === 'AgentHarness') return infoResult('NO_AUTOMATIC_ROLLOUT', HARNESS_NOT_STAMPED, obj.subject);
+  return undefined;
+}
+
 function kagentTargetMode(obj: KObject): TargetMode | undefined {
-  if (obj.group !== 'kagent.dev') return undefined;
+  if (obj.group !== KAGENT_GROUP) return undefined;
   if (obj.kind === 'Agent' || obj.kind === 'SandboxAgent') return 'agent';
   return obj.kind === 'ModelConfig' ? 'model-config' : undefined;
 }
