@@ -9,9 +9,9 @@ import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
 import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
 import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
-import { currentStamp } from './stamp.ts';
+import { checkStampSite, currentStamp, stampField } from './stamp.ts';
 import type { Target } from './targets.ts';
-import { formatPath, NodeReader } from './yaml-nodes.ts';
+import { NodeReader } from './yaml-nodes.ts';
 
 /** What one dependency contributed to one target (names, keys and digests only: never a value). */
 export interface SourceReport {
@@ -59,10 +59,10 @@ export function hashTarget(target: Target, ctx: HashContext): TargetReport | und
     case 'agent-deployment': {
       // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
       const agent = agentReport(target.agent!, ctx);
-      return agent && checkAnnotationsPath(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
+      return agent && checkSite(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
     }
     case 'model-config': {
-      if (!checkAnnotationsPath(target, ctx)) return undefined;
+      if (!checkSite(target, ctx)) return undefined;
       const before = ctx.results.length;
       const mc = modelConfigHash(target.obj, ctx);
       if (errorsSince(ctx, before)) return undefined;
@@ -82,7 +82,7 @@ function agentReport(target: Target, ctx: HashContext): TargetReport | undefined
 
 /** The target hash over everything the target depends on: its sources and the kagent objects it names. */
 function dependencyReport(target: Target, ctx: HashContext): TargetReport | undefined {
-  if (!checkAnnotationsPath(target, ctx)) return undefined;
+  if (!checkSite(target, ctx)) return undefined;
   const before = ctx.results.length;
   const deps = discoverDependencies(target, ctx.inventory, ctx.results);
   if (errorsSince(ctx, before)) return undefined;
@@ -92,20 +92,18 @@ function dependencyReport(target: Target, ctx: HashContext): TargetReport | unde
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
 }
 
-/** Every map on the way to the annotations must be a map (or absent) before anything is written. */
-function checkAnnotationsPath(target: Target, ctx: HashContext): boolean {
-  const before = ctx.results.length;
-  new NodeReader(target.obj.subject, ctx.results).mapIn(target.obj.item.node, [], target.annotationsPath);
-  return !errorsSince(ctx, before);
+/** Every node on the way to the stamp must be what a stamp can be written into before anything is written. */
+function checkSite(target: Target, ctx: HashContext): boolean {
+  return checkStampSite(target.obj.item.node, target.site, new NodeReader(target.obj.subject, ctx.results));
 }
 
 /** Warnings do not stop a target; errors do. */
 const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
 
 function targetReport(target: Target, hash: string, sources: SourceReport[], config: Config): TargetReport {
-  const { obj, annotationsPath } = target;
-  const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
-  const out: TargetReport = { resourceRef: obj.subject.ref!, field: formatPath([...annotationsPath, config.annotationKey]), hash, changed: previous !== hash, sources };
+  const { obj, site } = target;
+  const previous = currentStamp(obj.item.node, site, config.annotationKey);
+  const out: TargetReport = { resourceRef: obj.subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
   if (obj.subject.file) out.file = obj.subject.file;
   if (previous !== undefined) out.previous = previous;
   return out;

@@ -2,7 +2,8 @@
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import type { Pair, YAMLMap } from 'yaml';
-import { blockIndent, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
+import { isOnlyNameAndValue, stampEntry, type StampSite } from './stamp.ts';
+import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
 
 /** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
 export interface TextEdit {
@@ -12,12 +13,28 @@ export interface TextEdit {
 }
 
 /**
- * The edit that sets `<path>[key] = "value"` below `root` (path names the annotations map, e.g.
- * `spec.template.metadata.annotations`), planned before the tree is changed: it reads source positions.
- * - Missing maps on the path are created; an empty (null) one is filled in.
+ * The edit that writes the stamp at `site` below `root`, planned before the tree is changed: it reads source
+ * positions.
+ * - annotation: `<path>[key] = "value"` (path names the annotations map, e.g. `spec.template.metadata.annotations`).
+ *   Missing maps on the path are created; an empty (null) one is filled in.
+ * - env: only the value of an existing `{name: ROLLSTAMP_HASH, value: …}` entry is edited in place; adding an
+ *   entry is left to a fresh rendering.
  * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
-export function planStampEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
+export function planStampEdit(root: YAMLMap, site: StampSite, key: string, value: string): TextEdit | undefined {
+  if (site.kind === 'env') return planEnvEdit(root, site.path, value);
+  return planAnnotationEdit(root, site.path, key, value);
+}
+
+function planEnvEdit(root: YAMLMap, path: readonly string[], value: string): TextEdit | undefined {
+  const env = childIn(root, path);
+  const found = isSeqNode(env) ? stampEntry(env) : undefined;
+  if (!found || !isOnlyNameAndValue(found.map)) return undefined;
+  const range = scalarRange(childPair(found.map, 'value')?.value);
+  return range ? { offset: range[0], remove: range[1] - range[0], insert: JSON.stringify(value) } : undefined;
+}
+
+function planAnnotationEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
   let map = root;
   let parent: ParentPair | undefined;
   for (let i = 0; i < path.length; i++) {
