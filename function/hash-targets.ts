@@ -7,6 +7,7 @@ import type { SourceRef } from './discover/pod-spec.ts';
 import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './hash.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
+import { dataEntries } from './resolve/bundle.ts';
 import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
 import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
 import { checkStampSite, currentStamp, stampField } from './stamp.ts';
@@ -116,7 +117,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
   for (const use of uses) {
-    const resolution = resolveSource(use, ctx);
+    const resolution = resolveFor(use, ctx);
     const report = reportSource(use, resolution);
     reports.push(report);
     if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
@@ -200,7 +201,14 @@ function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sour
 function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext): KagentSecret[] {
   const out: KagentSecret[] = [];
   for (const use of refs.map((ref) => mergeRefs(obj, [ref])[0]!)) {
-    const resolution = resolveSource(use, ctx);
+    if (use.fields[0] === 'spec.apiKeySecretRef') {
+      // kagent reads ModelConfigs through its v1alpha2 type, which has no apiKeySecretRef and no conversion
+      // (go/api/v1alpha2/modelconfig_types.go; kagent.dev_modelconfigs.yaml has no spec.conversion).
+      const why = "hashScheme kagent: kagent reads ModelConfigs as kagent.dev/v1alpha2, which has no apiKeySecretRef, so its status.secretHash leaves that Secret out";
+      ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.fields[0]));
+      continue;
+    }
+    const resolution = resolveFor(use, ctx);
     if ('produced' in resolution) {
       const why = `hashScheme kagent: ${use.cls} ${use.namespace}/${use.name} is made by ${resolution.produced.producer}, whose values are not in the input; kagent's hash covers them (read them with live: always)`;
       ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.requiredField ?? use.fields[0]));
@@ -211,6 +219,12 @@ function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext
     else out.push({ namespacedName, data: new Map([...use.keys.keys()].map((k) => [k, resolution.entries.get(k) ?? new Uint8Array()])) });
   }
   return out;
+}
+
+/** The source as this use reads it: a `data`-only reader does not see keys that are only in binaryData. */
+function resolveFor(use: SourceUse, ctx: HashContext): Resolution {
+  const resolution = resolveSource(use, ctx);
+  return use.dataOnly && 'entries' in resolution ? { ...resolution, entries: dataEntries(resolution.entries) } : resolution;
 }
 
 function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
@@ -250,7 +264,7 @@ function reportMissing(use: SourceUse, report: SourceReport, results: Result[], 
   for (const k of report.keys) {
     const keyUse = use.keys.get(k.key);
     if (!k.present && keyUse && !keyUse.optional) {
-      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : '';
+      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
       results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}${made}`, subject, keyUse.field));
     }
   }

@@ -181,7 +181,9 @@ export function modelConfigRefs(obj: KObject, reader: NodeReader): SourceRef[] {
     const name = reader.str(child(endpointFrom, 'name'), [...path, 'name']);
     const key = reader.str(child(endpointFrom, 'key'), [...path, 'key']);
     const optional = reader.bool(child(endpointFrom, 'optional'), [...path, 'optional']) ?? false;
-    if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path) });
+    // kagent reads `cm.Data[key]` (reconciler.go ReconcileKagentModelConfig, adk_api_translator.go
+    // resolveFoundryEndpoint, release/v0.10.x): a key only in binaryData is an empty endpoint to kagent.
+    if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path), dataOnly: true });
   }
   return refs;
 }
