@@ -83,6 +83,16 @@ export function agentRefs(obj: KObject, reader: NodeReader, inventory: Inventory
     const git = reader.map(child(skills, 'gitAuthSecretRef'), ['spec', 'skills', 'gitAuthSecretRef']);
     const name = git ? reader.str(child(git, 'name'), ['spec', 'skills', 'gitAuthSecretRef', 'name']) : undefined;
     if (name) out.refs.push(wholeRef('Secret', '', name, 'spec.skills.gitAuthSecretRef'));
+    // Mounted whole into the skills-init container like gitAuthSecretRef, one Secret volume each at
+    // DockerSecretsDir/<name> (adk_api_translator.go buildSkillsInitContainer, release/v0.10.x): a runtime input
+    // there, unlike a pod's imagePullSecrets.
+    reader.seq(child(skills, 'imagePullSecrets'), ['spec', 'skills', 'imagePullSecrets'])?.items.forEach((s, i) => {
+      const path = ['spec', 'skills', 'imagePullSecrets', i];
+      const ref = reader.map(s, path);
+      const pull = ref ? reader.str(child(ref, 'name'), [...path, 'name']) : undefined;
+      if (ref && !pull) reader.required([...path, 'name'], 'a Secret name');
+      if (pull) out.refs.push(wholeRef('Secret', '', pull, formatPath(path)));
+    });
     const init = reader.map(child(skills, 'initContainer'), ['spec', 'skills', 'initContainer']);
     if (init) out.refs.push(...containerRefs(init, ['spec', 'skills', 'initContainer'], reader));
   }
