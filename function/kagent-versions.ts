@@ -53,4 +53,4 @@ export function unsupportedVersionMessage(obj: KObject): string {
 export const HARNESS_NOT_STAMPED =
   'an AgentHarness is not stamped: kagent runs one shared Substrate actor per harness, created once from its ActorTemplate ' +
   'and resumed afterwards; a changed spec recreates the template but not that actor, so its rollouts are not automatic ' +
-  '(its bot/app token Secrets and modelConfigRef are read when the actor is created)';
+  '(its token Secrets and modelConfigRef feed that template)';
