@@ -40,6 +40,8 @@ const vectors: Array<[string, string, string | undefined]> = [
   ['kagent-foundry-endpoint-missing-optional-key', 'default/foundry-endpointendpoint', undefined],
   ['kagent-foundry-endpoint-missing-configmap', '', undefined],
   ['kagent-foundry-endpoint-binary-data', 'default/foundry-endpointendpoint', undefined],
+  // kagent reads a v1alpha1 ModelConfig through its v1alpha2 type: no apiKeySecretRef, nothing hashed.
+  ['hash-scheme-kagent-v1alpha1-model-config', '', undefined],
 ];
 
 for (const [fixture, preimage, kagentWant] of vectors) {
