@@ -50,7 +50,7 @@ export function checkStampSite(root: YAMLMap, site: StampSite, reader: NodeReade
  * Sets the stamp at `site` below `root`.
  * - Returns false (and changes nothing) when the value is already there.
  * - env: the first entry named ROLLSTAMP_HASH is replaced in place (kagent keeps the first of a name), other
- *   entries and their order stay; without one, the entry is appended.
+ *   entries and their order stay; without one, the entry goes first.
  * - Callers have checked the site (checkStampSite).
  */
 export function writeStamp(root: YAMLMap, site: StampSite, key: string, value: string): boolean {
@@ -73,7 +73,7 @@ export function writeStamp(root: YAMLMap, site: StampSite, key: string, value: s
   entry.set('name', ENV_STAMP_NAME);
   entry.set('value', scalar);
   const found = stampEntry(seq);
-  if (!found) seq.items.push(entry);
+  if (!found) seq.items.unshift(entry); // first: where the text edit puts it too
   else if (isOnlyNameAndValue(found.map)) found.map.set('value', scalar); // keeps the entry's layout
   else seq.items[found.index] = entry; // e.g. valueFrom: the entry becomes a literal
   return true;

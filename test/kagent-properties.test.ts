@@ -394,10 +394,10 @@ async function property(rng: Prng): Promise<void> {
   const stamps = stampsOf(base);
   assert.equal(stamps, expectedStamps(bundle, 'v1'), 'v1 stamps equal the independent computation');
 
-  // SandboxAgents: ROLLSTAMP_HASH replaces the stale entry in place, or comes last; the rest keep their order.
+  // SandboxAgents: ROLLSTAMP_HASH replaces the stale entry in place, or comes first; the rest keep their order.
   for (const a of bundle.agents.filter((x) => x.kind === 'SandboxAgent')) {
     const names = envOf(a).map((e) => e.name);
-    if (!a.stale) names.push(ENV_STAMP);
+    if (!a.stale) names.unshift(ENV_STAMP);
     assert.equal(envNames.get(targetId(a.kind, a.ns, a.name)), names, `env of SandboxAgent ${a.ns}/${a.name}`);
   }
 
