@@ -15,8 +15,7 @@
 //   changed Secret alone does not.
 // - go/api/v1alpha2/sandboxagent_types.go: `spec.skills` is rejected for SandboxAgents (CEL).
 import type { YAMLMap } from 'yaml';
-import type { Subject } from '../results.ts';
-import { warningResult } from '../results.ts';
+import { warningResult, type Result, type Subject } from '../results.ts';
 import { ENV_STAMP_NAME } from '../constants.ts';
 import { child, formatPath, isMapNode, stringValue, type FieldPath, type NodeReader } from '../yaml-nodes.ts';
 import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
@@ -56,6 +55,6 @@ export function sandboxDeploymentRefs(deployment: YAMLMap, path: FieldPath, subj
 }
 
 /** kagent's CRD rejects `spec.skills` on a SandboxAgent: nothing under it is hashed. */
-export function sandboxSkillsResult(subject: Subject): ReturnType<typeof warningResult> {
+export function sandboxSkillsResult(subject: Subject): Result {
   return warningResult('KAGENT_REFERENCE', "kagent's SandboxAgent CRD rejects spec.skills (not supported for sandbox agents): not hashed", subject, 'spec.skills');
 }
