@@ -62,9 +62,10 @@ function hashes(stream) {
 
 function kagentExample() {
   const dir = 'examples/kagent';
-  const input = ['secrets.yaml', 'modelconfigs.yaml', 'agents.yaml'].map((f) => readFileSync(here(`kagent/${f}`), 'utf8')).join('---\n');
-  console.log(`$ rollstamp stamp ${dir}`);
-  const stamped = rollstamp(['stamp', '-'], input);
+  const files = ['secrets.yaml', 'modelconfigs.yaml', 'agents.yaml', 'sandbox-agents.yaml'];
+  const input = files.map((f) => readFileSync(here(`kagent/${f}`), 'utf8')).join('---\n');
+  console.log(`$ rollstamp stamp ${files.map((f) => `${dir}/${f}`).join(' ')}`);
+  const stamped = rollstamp(['stamp', ...files.map((f) => `${dir}/${f}`)]);
   console.log(changedLines(input, stamped).join('\n'));
 
   console.log('\nRotating the Anthropic API key (anthropic-credentials.api-key) and stamping again:');
@@ -72,8 +73,8 @@ function kagentExample() {
   const before = hashes(stamped);
   const after = hashes(rotated);
   for (const [target, hash] of before) console.log(`  ${after.get(target) === hash ? 'unchanged' : 'new hash '}  ${target}`);
-  console.log('\nrelease-notes and incident-summary use the claude ModelConfig, so only they roll (and claude\'s own');
-  console.log('informational stamp changes); k8s-helper and ticket-bot keep their hashes.');
+  console.log('\nrelease-notes, incident-summary and the SandboxAgent web-researcher use the claude ModelConfig, so');
+  console.log('only they roll (and claude\'s own informational stamp changes); k8s-helper and ticket-bot keep theirs.');
 }
 
 if (process.argv[2] === 'kagent') kagentExample();

@@ -2,6 +2,11 @@
 
 /** Annotation written on the pod template (default key; `annotationKey` overrides it). */
 export const HASH_ANNOTATION = 'rollstamp.dev/hash';
+/**
+ * The env entry a kagent SandboxAgent's stamp is written to (in `spec.<type>.deployment.env`): its Substrate
+ * ActorTemplate takes only image, command and env, never pod annotations (#13).
+ */
+export const ENV_STAMP_NAME = 'ROLLSTAMP_HASH';
 /** On a workload (annotation or label): "true" opts in, "false" opts out. */
 export const ENABLED_ANNOTATION = 'rollstamp.dev/enabled';
 /** On a workload: extra Secrets (`name` or `namespace/name`, comma-separated). */

@@ -7,12 +7,13 @@ import type { SourceRef } from './discover/pod-spec.ts';
 import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './hash.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
 import { relatedId, type KObject } from './inventory.ts';
+import { dataEntries } from './resolve/bundle.ts';
 import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
 import { namespaceHint } from './other-namespaces.ts';
 import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
-import { currentStamp } from './stamp.ts';
+import { checkStampSite, currentStamp, stampField } from './stamp.ts';
 import type { Target } from './targets.ts';
-import { formatPath, NodeReader } from './yaml-nodes.ts';
+import { NodeReader } from './yaml-nodes.ts';
 
 /** What one dependency contributed to one target (names, keys and digests only: never a value). */
 export interface SourceReport {
@@ -63,10 +64,10 @@ export function hashTarget(target: Target, ctx: HashContext): TargetReport | und
     case 'agent-deployment': {
       // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
       const agent = agentReport(target.agent!, ctx);
-      return agent && checkAnnotationsPath(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
+      return agent && checkSite(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
     }
     case 'model-config': {
-      if (!checkAnnotationsPath(target, ctx)) return undefined;
+      if (!checkSite(target, ctx)) return undefined;
       const before = ctx.results.length;
       const mc = modelConfigHash(target.obj, ctx);
       if (errorsSince(ctx, before)) return undefined;
@@ -86,7 +87,7 @@ function agentReport(target: Target, ctx: HashContext): TargetReport | undefined
 
 /** The target hash over everything the target depends on: its sources and the kagent objects it names. */
 function dependencyReport(target: Target, ctx: HashContext): TargetReport | undefined {
-  if (!checkAnnotationsPath(target, ctx)) return undefined;
+  if (!checkSite(target, ctx)) return undefined;
   const before = ctx.results.length;
   const deps = discoverDependencies(target, ctx.inventory, ctx.results);
   if (errorsSince(ctx, before)) return undefined;
@@ -96,20 +97,18 @@ function dependencyReport(target: Target, ctx: HashContext): TargetReport | unde
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
 }
 
-/** Every map on the way to the annotations must be a map (or absent) before anything is written. */
-function checkAnnotationsPath(target: Target, ctx: HashContext): boolean {
-  const before = ctx.results.length;
-  new NodeReader(target.obj.subject, ctx.results).mapIn(target.obj.item.node, [], target.annotationsPath);
-  return !errorsSince(ctx, before);
+/** Every node on the way to the stamp must be what a stamp can be written into before anything is written. */
+function checkSite(target: Target, ctx: HashContext): boolean {
+  return checkStampSite(target.obj.item.node, target.site, new NodeReader(target.obj.subject, ctx.results));
 }
 
 /** Warnings do not stop a target; errors do. */
 const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
 
 function targetReport(target: Target, hash: string, sources: SourceReport[], config: Config): TargetReport {
-  const { obj, annotationsPath } = target;
-  const previous = currentStamp(obj.item.node, annotationsPath, config.annotationKey);
-  const out: TargetReport = { resourceRef: obj.subject.ref!, field: formatPath([...annotationsPath, config.annotationKey]), hash, changed: previous !== hash, sources };
+  const { obj, site } = target;
+  const previous = currentStamp(obj.item.node, site, config.annotationKey);
+  const out: TargetReport = { resourceRef: obj.subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
   if (obj.subject.file) out.file = obj.subject.file;
   if (previous !== undefined) out.previous = previous;
   return out;
@@ -122,7 +121,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
   for (const use of uses) {
-    const resolution = resolveSource(use, ctx);
+    const resolution = resolveFor(use, ctx);
     const report = reportSource(use, resolution);
     reports.push(report);
     if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
@@ -209,7 +208,14 @@ function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sour
 function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext): KagentSecret[] {
   const out: KagentSecret[] = [];
   for (const use of refs.map((ref) => mergeRefs(obj, [ref])[0]!)) {
-    const resolution = resolveSource(use, ctx);
+    if (use.fields[0] === 'spec.apiKeySecretRef') {
+      // kagent reads ModelConfigs through its v1alpha2 type, which has no apiKeySecretRef and no conversion
+      // (go/api/v1alpha2/modelconfig_types.go; kagent.dev_modelconfigs.yaml has no spec.conversion).
+      const why = "hashScheme kagent: kagent reads ModelConfigs as kagent.dev/v1alpha2, which has no apiKeySecretRef, so its status.secretHash leaves that Secret out";
+      ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.fields[0]));
+      continue;
+    }
+    const resolution = resolveFor(use, ctx);
     if ('produced' in resolution) {
       const why = `hashScheme kagent: ${use.cls} ${use.namespace}/${use.name} is made by ${resolution.produced.producer}, whose values are not in the input; kagent's hash covers them (read them with live: always)`;
       ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.requiredField ?? use.fields[0]));
@@ -220,6 +226,12 @@ function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext
     else out.push({ namespacedName, data: new Map([...use.keys.keys()].map((k) => [k, resolution.entries.get(k) ?? new Uint8Array()])) });
   }
   return out;
+}
+
+/** The source as this use reads it: a `data`-only reader does not see keys that are only in binaryData. */
+function resolveFor(use: SourceUse, ctx: HashContext): Resolution {
+  const resolution = resolveSource(use, ctx);
+  return use.dataOnly && 'entries' in resolution ? { ...resolution, entries: dataEntries(resolution.entries) } : resolution;
 }
 
 function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
@@ -261,7 +273,7 @@ function reportMissing(use: SourceUse, report: SourceReport, ctx: HashContext, s
   for (const k of report.keys) {
     const keyUse = use.keys.get(k.key);
     if (!k.present && keyUse && !keyUse.optional) {
-      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : '';
+      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
       results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}${made}`, subject, keyUse.field));
     }
   }

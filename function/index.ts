@@ -3,6 +3,7 @@
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import type { YAMLMap } from 'yaml';
 import type { Config } from './config.ts';
+import { ENV_STAMP_NAME } from './constants.ts';
 import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash.ts';
 import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash-targets.ts';
@@ -10,7 +11,7 @@ import { buildInventory, type Inventory } from './inventory.ts';
 import { wantsLiveRead, type FetchedSources, type LiveMode } from './resolve/index.ts';
 import type { Item } from './resource-list.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './results.ts';
-import { stampAnnotation } from './stamp.ts';
+import { writeStamp } from './stamp.ts';
 import { selectTargets } from './targets.ts';
 import { planStampEdit, type TextEdit } from './text-edit.ts';
 
@@ -97,10 +98,11 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
     targets.forEach((t, i) => {
       const report = reports[i];
       if (!report?.changed) return;
-      const edit = planStampEdit(t.obj.item.node, t.annotationsPath, config.annotationKey, report.hash);
-      stampAnnotation(t.obj.item.node, t.annotationsPath, config.annotationKey, report.hash);
+      const edit = planStampEdit(t.obj.item.node, t.site, config.annotationKey, report.hash);
+      writeStamp(t.obj.item.node, t.site, config.annotationKey, report.hash);
       changed.set(t.obj.item.node, edit);
-      results.push(infoResult('STAMPED', `stamped ${config.annotationKey}`, t.obj.subject, report.field));
+      const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
+      results.push(infoResult('STAMPED', `stamped ${what}`, t.obj.subject, report.field));
     });
   }
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };

@@ -31,6 +31,8 @@ export type ResultCode =
   | 'UNCHECKED_NAMESPACE_SELECTOR'
   | 'MISSING_OBJECT' // a ModelConfig, RemoteMCPServer or tool Agent that is not in the input
   | 'EMPTY_INPUT' // fn: a ResourceList without items (passed through as it came)
+  | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
+  | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
   | 'STAMPED';
 
 export type Severity = 'error' | 'warning' | 'info';

@@ -3,10 +3,12 @@
 // "false"` always wins. Immutable templates are reported, never stamped.
 import type { Config } from './config.ts';
 import { ENABLED_ANNOTATION } from './constants.ts';
-import { agentAnnotationsPath } from './discover/kagent.ts';
+import { agentStampSite } from './discover/kagent.ts';
 import { relatedId, type Inventory, type KObject } from './inventory.ts';
+import { HARNESS_NOT_STAMPED, KAGENT_GROUP, kagentVersionSupport, unsupportedVersionMessage } from './kagent-versions.ts';
 import { errorResult, infoResult, warningResult, type Result } from './results.ts';
 import { matchesSelector } from './selector.ts';
+import type { StampSite } from './stamp.ts';
 import { workloadKindOf, type WorkloadKind } from './workload-kinds.ts';
 import { childIn, findUnsafeNode, formatPath, NodeReader, stringValue } from './yaml-nodes.ts';
 
@@ -23,8 +25,8 @@ export type TargetMode = 'workload' | 'agent' | 'model-config' | 'agent-deployme
 export interface Target {
   obj: KObject;
   mode: TargetMode;
-  /** Path from the object to the annotations map that receives the stamp. */
-  annotationsPath: readonly string[];
+  /** Where the stamp is written. */
+  site: StampSite;
   /** Workloads: path of the pod template. */
   templatePath?: readonly string[];
   /** Rendered agent Deployments: the Agent whose hash they carry. */
@@ -42,6 +44,12 @@ export const MAX_DEPTH = 100;
 export function selectTargets(inventory: Inventory, config: Config, results: Result[]): Target[] {
   const targets: Target[] = [];
   for (const obj of inventory.objects) {
+    const kagentNote = config.kagent === 'enabled' ? kagentPassThrough(obj) : undefined;
+    if (kagentNote) {
+      const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
+      if (!optedOut) results.push(kagentNote);
+      continue;
+    }
     const kind = workloadKindOf(obj);
     const kagentKind = config.kagent === 'enabled' ? kagentTargetMode(obj) : undefined;
     if ((kind || kagentKind) && obj.metadataProblems.length > 0) {
@@ -78,17 +86,28 @@ export function selectTargets(inventory: Inventory, config: Config, results: Res
   return linkAgentDeployments(targets, inventory);
 }
 
+/**
+ * kagent objects that are never written, with the result that says why: an unreleased or unknown API version
+ * (a field added there is pruned or rejected, #13), and an AgentHarness (nothing of it rolls).
+ */
+function kagentPassThrough(obj: KObject): Result | undefined {
+  const support = kagentVersionSupport(obj);
+  if (support === 'unsupported') return warningResult('UNSUPPORTED_KAGENT_VERSION', unsupportedVersionMessage(obj), obj.subject);
+  if (support === 'supported' && obj.kind === 'AgentHarness') return infoResult('NO_AUTOMATIC_ROLLOUT', HARNESS_NOT_STAMPED, obj.subject);
+  return undefined;
+}
+
 function kagentTargetMode(obj: KObject): TargetMode | undefined {
-  if (obj.group !== 'kagent.dev') return undefined;
+  if (obj.group !== KAGENT_GROUP) return undefined;
   if (obj.kind === 'Agent' || obj.kind === 'SandboxAgent') return 'agent';
   return obj.kind === 'ModelConfig' ? 'model-config' : undefined;
 }
 
 function readKagentTarget(obj: KObject, mode: TargetMode, results: Result[]): Target | undefined {
   if (!isSafeToRead(obj, results)) return undefined;
-  if (mode === 'model-config') return { obj, mode, annotationsPath: ['metadata', 'annotations'] };
-  const annotationsPath = agentAnnotationsPath(obj, new NodeReader(obj.subject, results));
-  return annotationsPath ? { obj, mode, annotationsPath } : undefined;
+  if (mode === 'model-config') return { obj, mode, site: { kind: 'annotation', path: ['metadata', 'annotations'] } };
+  const site = agentStampSite(obj, new NodeReader(obj.subject, results));
+  return site ? { obj, mode, site } : undefined;
 }
 
 /**
@@ -104,7 +123,7 @@ function linkAgentDeployments(targets: Target[], inventory: Inventory): Target[]
     const name = agentNameOf(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
     if (!agent) continue;
-    const linked: Target = { obj, mode: 'agent-deployment', annotationsPath: ['spec', 'template', 'metadata', 'annotations'], templatePath: ['spec', 'template'], agent };
+    const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], agent };
     if (byNode.has(obj)) targets[targets.indexOf(byNode.get(obj)!)] = linked;
     else targets.push(linked);
   }
@@ -151,7 +170,7 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
   if (kind.caveat === 'no-rollout') {
     results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
   }
-  return { obj, mode: 'workload', templatePath: kind.templatePath, annotationsPath: [...kind.templatePath, 'metadata', 'annotations'] };
+  return { obj, mode: 'workload', templatePath: kind.templatePath, site: { kind: 'annotation', path: [...kind.templatePath, 'metadata', 'annotations'] } };
 }
 
 /** False (with an error result) when an object rollstamp is about to read holds an alias, a merge key or over-deep nesting. */

@@ -1,8 +1,10 @@
 // Stamp stage, text form: the smallest edit to the source text that writes the stamp, so a stamped file
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
-import type { Pair, YAMLMap } from 'yaml';
-import { blockIndent, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
+import type { Pair, YAMLMap, YAMLSeq } from 'yaml';
+import { ENV_STAMP_NAME } from './constants.ts';
+import { isOnlyNameAndValue, stampEntry, type StampSite } from './stamp.ts';
+import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
 
 /** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
 export interface TextEdit {
@@ -12,12 +14,52 @@ export interface TextEdit {
 }
 
 /**
- * The edit that sets `<path>[key] = "value"` below `root` (path names the annotations map, e.g.
- * `spec.template.metadata.annotations`), planned before the tree is changed: it reads source positions.
- * - Missing maps on the path are created; an empty (null) one is filled in.
+ * The edit that writes the stamp at `site` below `root`, planned before the tree is changed: it reads source
+ * positions.
+ * - annotation: `<path>[key] = "value"` (path names the annotations map, e.g. `spec.template.metadata.annotations`).
+ *   Missing maps on the path are created; an empty (null) one is filled in.
+ * - env: the value of an existing `{name: ROLLSTAMP_HASH, value: …}` entry is edited in place; a new entry
+ *   goes first in a block list whose entries are block maps. Other shapes are left to a fresh rendering.
  * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
-export function planStampEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
+export function planStampEdit(root: YAMLMap, site: StampSite, key: string, value: string): TextEdit | undefined {
+  if (site.kind === 'env') return planEnvEdit(root, site.path, value);
+  return planAnnotationEdit(root, site.path, key, value);
+}
+
+function planEnvEdit(root: YAMLMap, path: readonly string[], value: string): TextEdit | undefined {
+  const env = childIn(root, path);
+  if (!isSeqNode(env)) return undefined;
+  const found = stampEntry(env);
+  if (!found) {
+    const parent = childIn(root, path.slice(0, -1)) as YAMLMap;
+    return prependEnvEntry(env, value, { map: parent, index: parent.items.findIndex((p) => p.value === env) });
+  }
+  if (!isOnlyNameAndValue(found.map)) return undefined;
+  const range = scalarRange(childPair(found.map, 'value')?.value);
+  return range ? { offset: range[0], remove: range[1] - range[0], insert: JSON.stringify(value) } : undefined;
+}
+
+/**
+ * A new first entry of a block list whose first entry is a map starting on its `-` line, written in the same
+ * layout (`-` column, key column): `- name: ROLLSTAMP_HASH` / `value: "…"`, above comment lines that open the list.
+ */
+function prependEnvEntry(env: YAMLSeq, value: string, parent: ParentPair): TextEdit | undefined {
+  const first = env.items[0];
+  const dash = (env as { range?: [number, number, number] }).range?.[0];
+  if (env.flow || !isMapNode(first) || dash === undefined) return undefined;
+  const keyColumn = blockIndent(first);
+  const keyAt = keyOffset(first);
+  if (keyColumn === undefined || keyAt === undefined || keyAt <= dash) return undefined;
+  const dashColumn = keyColumn - (keyAt - dash); // the key follows the dash on its line, or this is negative
+  if (dashColumn < 0) return undefined;
+  const entry = `-${' '.repeat(keyColumn - dashColumn - 1)}name: ${ENV_STAMP_NAME}\n${' '.repeat(keyColumn)}value: ${JSON.stringify(value)}`;
+  // Comment lines written above the first entry stay with it: insert above them.
+  const offset = leadingCommentOffset(parent.map, parent.index, dashColumn) ?? dash;
+  return { offset, remove: 0, insert: `${entry}\n${' '.repeat(dashColumn)}` };
+}
+
+function planAnnotationEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
   let map = root;
   let parent: ParentPair | undefined;
   for (let i = 0; i < path.length; i++) {

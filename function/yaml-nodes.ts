@@ -66,6 +66,9 @@ const layoutOf = (map: YAMLMap): MapLayout | undefined => (map as WithLayout)[LA
 /** True for a map node (block or flow). */
 export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
 
+/** True for a sequence node (block or flow). */
+export const isSeqNode = (node: unknown): node is YAMLSeq => isSeq(node);
+
 /** The offset of a flow map's `{`, or undefined for a block map or a node without source. */
 export function flowStart(node: unknown): number | undefined {
   const layout = isMap(node) ? layoutOf(node) : undefined;

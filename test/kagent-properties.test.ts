@@ -9,7 +9,10 @@
 //   `hashScheme: kagent` it changes that ModelConfig (kagent hashes every key) and its Agents only;
 // - two Agents on one ModelConfig with no other inputs get equal stamps;
 // - stamping the output again changes nothing;
-// - every stamp equals an independent computation (scheme v1 as documented; kagent's status.secretHash).
+// - every stamp equals an independent computation (scheme v1 as documented; kagent's status.secretHash);
+// - some Agents are SandboxAgents (kagent 0.10, Substrate): their stamp is the literal env entry
+//   ROLLSTAMP_HASH in spec.declarative.deployment.env, replacing a stale one in place and keeping every other
+//   entry in order; a configMapKeyRef env entry there is dropped by kagent, so rotating it changes nothing.
 // PROPERTY_SEED / PROPERTY_CASES / PROPERTY_CASE override the seed, the number of cases, one case only.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,8 +73,13 @@ interface KeyRef {
 }
 
 interface Agent {
+  kind: 'Agent' | 'SandboxAgent';
   ns: string;
   name: string;
+  /** SandboxAgents: a literal env entry before the others, a stale ROLLSTAMP_HASH entry, a dropped ConfigMap key. */
+  literal?: boolean;
+  stale?: boolean;
+  dropped?: KeyRef;
   main: string;
   summarizer?: string;
   memory?: string;
@@ -87,7 +95,8 @@ interface Bundle {
 }
 
 const sourceId = (cls: string, ns: string, name: string): string => `${cls}/${ns}/${name}`;
-const targetId = (kind: 'ModelConfig' | 'Agent', ns: string, name: string): string => `${kind}/${ns}/${name}`;
+const targetId = (kind: 'ModelConfig' | 'Agent' | 'SandboxAgent', ns: string, name: string): string => `${kind}/${ns}/${name}`;
+const ENV_STAMP = 'ROLLSTAMP_HASH';
 
 function generate(rng: Prng): Bundle {
   const sources: Source[] = [];
@@ -118,14 +127,22 @@ function generate(rng: Prng): Bundle {
     const names = modelConfigs.filter((m) => m.ns === ns).map((m) => m.name);
     // Two Agents on one ModelConfig with nothing else (the second sometimes with summarizer/memory = main).
     const shared = rng.pick(names);
-    agents.push({ ns, name: 'pure-0', main: shared });
-    const twin: Agent = { ns, name: 'pure-1', main: shared };
+    agents.push({ kind: 'Agent', ns, name: 'pure-0', main: shared });
+    const twin: Agent = { kind: 'Agent', ns, name: 'pure-1', main: shared };
     if (rng.chance(0.5)) twin.summarizer = shared;
     if (rng.chance(0.5)) twin.memory = shared;
     agents.push(twin);
     const agentCount = 1 + rng.int(2);
     for (let j = 0; j < agentCount; j++) {
-      const a: Agent = { ns, name: `agent-${j}`, main: rng.pick(names) };
+      const a: Agent = { kind: rng.chance(0.4) ? 'SandboxAgent' : 'Agent', ns, name: `agent-${j}`, main: rng.pick(names) };
+      if (a.kind === 'SandboxAgent') {
+        a.literal = rng.chance(0.5);
+        a.stale = rng.chance(0.4);
+        if (rng.chance(0.5)) {
+          const c = secret('ConfigMap', ns, `dropped-${j}`, ['setting', 'other']);
+          a.dropped = { name: c.name, key: 'setting' };
+        }
+      }
       if (rng.chance(0.3)) a.summarizer = rng.pick(names);
       if (rng.chance(0.3)) a.memory = rng.pick(names);
       if (rng.chance(0.4)) {
@@ -173,7 +190,7 @@ function expectedChanges(b: Bundle, id: string, key: string, scheme: 'v1' | 'kag
   const out = new Set<string>();
   for (const mc of b.modelConfigs) if (hit(mcUses(mc, scheme))) out.add(targetId('ModelConfig', mc.ns, mc.name));
   for (const a of b.agents) {
-    if (hit(agentOwnUses(a)) || modelsOf(a).some((m) => out.has(targetId('ModelConfig', a.ns, m)))) out.add(targetId('Agent', a.ns, a.name));
+    if (hit(agentOwnUses(a)) || modelsOf(a).some((m) => out.has(targetId('ModelConfig', a.ns, m)))) out.add(targetId(a.kind, a.ns, a.name));
   }
   return out;
 }
@@ -201,16 +218,27 @@ function render(b: Bundle, rng: Prng): string {
     if (a.summarizer !== undefined) declarative.context = { compaction: { summarizer: { modelConfig: a.summarizer } } };
     if (a.memory !== undefined) declarative.memory = { modelConfig: a.memory };
     if (a.systemFrom) declarative.systemMessageFrom = { type: 'ConfigMap', name: a.systemFrom.name, key: a.systemFrom.key };
-    if (a.env) declarative.deployment = { env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: a.env.name, key: a.env.key } } }] };
+    const env: unknown[] = envOf(a);
+    if (env.length > 0) declarative.deployment = { env };
     if (a.header) {
       declarative.tools = [{ type: 'McpServer', mcpServer: { name: 'tools' }, headersFrom: [{ name: 'Authorization', valueFrom: { type: 'Secret', name: a.header.name, key: a.header.key } }] }];
     }
-    docs.push({ apiVersion: 'kagent.dev/v1alpha2', kind: 'Agent', metadata: { name: a.name, namespace: a.ns }, spec: { type: 'Declarative', declarative } });
+    docs.push({ apiVersion: 'kagent.dev/v1alpha2', kind: a.kind, metadata: { name: a.name, namespace: a.ns }, spec: { type: 'Declarative', declarative } });
   }
   return rng
     .shuffle(docs)
     .map((d) => text(d, rng.chance(0.5)))
     .join('---\n');
+}
+
+/** The env entries written for an Agent, in order. */
+function envOf(a: Agent): Array<{ name: string; value?: string; valueFrom?: unknown }> {
+  const env: Array<{ name: string; value?: string; valueFrom?: unknown }> = [];
+  if (a.literal) env.push({ name: 'LOG_LEVEL', value: 'debug' });
+  if (a.stale) env.push({ name: ENV_STAMP, value: 'sha256:stale' });
+  if (a.env) env.push({ name: 'TOKEN', valueFrom: { secretKeyRef: { name: a.env.name, key: a.env.key } } });
+  if (a.dropped) env.push({ name: 'SETTING', valueFrom: { configMapKeyRef: { name: a.dropped.name, key: a.dropped.key } } });
+  return env;
 }
 
 /** One document as YAML; `flow`: maps and lists below the top level in flow style (smaller, and stamps then
@@ -243,10 +271,15 @@ let configDir: string | undefined;
 async function stamp(input: string, scheme: 'v1' | 'kagent'): Promise<string> {
   const argv = scheme === 'kagent' ? ['stamp', '--config', 'kagent.yaml', '-'] : ['stamp', '-'];
   const run = await runInProcess(argv, { stdin: input, ...(configDir ? { cwd: configDir } : {}) });
-  assert.is(run.stderr, '', 'no result expected');
+  // The only result expected: a SandboxAgent's configMapKeyRef env entry, which kagent's Substrate path drops.
+  const unexpected = run.stderr.split('\n').filter((l) => l !== '' && !l.includes('drops configMapKeyRef env from a SandboxAgent'));
+  assert.equal(unexpected, [], 'no other result expected');
   assert.is(run.code, 0);
   return run.stdout;
 }
+
+/** The env names of each SandboxAgent in the last output read by stampsOf. */
+const envNames = new Map<string, string[]>();
 
 /** Stamps by target id, read back with the yaml package. */
 function stampsOf(output: string): Map<string, string> {
@@ -256,7 +289,7 @@ function stampsOf(output: string): Map<string, string> {
     const obj = doc.toJS() as {
       kind: string;
       metadata: { name: string; namespace: string; annotations?: Record<string, string> };
-      spec?: { declarative?: { deployment?: { annotations?: Record<string, string> } } };
+      spec?: { declarative?: { deployment?: { annotations?: Record<string, string>; env?: Array<{ name: string; value?: string }> } } };
     };
     if (obj.kind === 'ModelConfig') {
       const h = obj.metadata.annotations?.[STAMP];
@@ -267,6 +300,13 @@ function stampsOf(output: string): Map<string, string> {
       assert.ok(h, `Agent ${obj.metadata.namespace}/${obj.metadata.name} is stamped`);
       assert.is(obj.metadata.annotations?.[STAMP], undefined, 'never on the Agent metadata');
       out.set(targetId('Agent', obj.metadata.namespace, obj.metadata.name), h!);
+    } else if (obj.kind === 'SandboxAgent') {
+      const deployment = obj.spec?.declarative?.deployment;
+      assert.is(deployment?.annotations, undefined, 'a SandboxAgent gets no annotation (kagent drops them)');
+      const h = deployment?.env?.find((e) => e.name === ENV_STAMP)?.value;
+      assert.ok(h?.startsWith('sha256:'), `SandboxAgent ${obj.metadata.namespace}/${obj.metadata.name} is stamped in env`);
+      out.set(targetId('SandboxAgent', obj.metadata.namespace, obj.metadata.name), h!);
+      envNames.set(targetId('SandboxAgent', obj.metadata.namespace, obj.metadata.name), deployment!.env!.map((e) => e.name));
     } else {
       assert.is(obj.metadata.annotations?.[STAMP], undefined, `${obj.kind} is not stamped`);
     }
@@ -339,7 +379,7 @@ function expectedStamps(b: Bundle, scheme: 'v1' | 'kagent'): Map<string, string>
     for (const [cls, ref] of [['Secret', a.env], ['ConfigMap', a.systemFrom], ['Secret', a.header]] as const) {
       if (ref) entries.push([sourceId(cls, a.ns, ref.name), v1Source(src(cls, a.ns, ref.name), [ref.key])]);
     }
-    out.set(targetId('Agent', a.ns, a.name), `sha256:${v1Target(entries).toString('hex')}`);
+    out.set(targetId(a.kind, a.ns, a.name), `sha256:${v1Target(entries).toString('hex')}`);
   }
   return out;
 }
@@ -354,6 +394,13 @@ async function property(rng: Prng): Promise<void> {
   const stamps = stampsOf(base);
   assert.equal(stamps, expectedStamps(bundle, 'v1'), 'v1 stamps equal the independent computation');
 
+  // SandboxAgents: ROLLSTAMP_HASH replaces the stale entry in place, or comes first; the rest keep their order.
+  for (const a of bundle.agents.filter((x) => x.kind === 'SandboxAgent')) {
+    const names = envOf(a).map((e) => e.name);
+    if (!a.stale) names.unshift(ENV_STAMP);
+    assert.equal(envNames.get(targetId(a.kind, a.ns, a.name)), names, `env of SandboxAgent ${a.ns}/${a.name}`);
+  }
+
   // Stamping twice equals stamping once.
   assert.fixture(await stamp(base, 'v1'), base, 'stamping the output again changes nothing');
 
@@ -361,7 +408,7 @@ async function property(rng: Prng): Promise<void> {
   const pure = bundle.agents.filter((a) => agentOwnUses(a).size === 0 && modelsOf(a).length === 1);
   for (const a of pure) {
     for (const c of pure) {
-      if (a.ns === c.ns && a.main === c.main) assert.is(stamps.get(targetId('Agent', a.ns, a.name)), stamps.get(targetId('Agent', c.ns, c.name)), `${a.name} and ${c.name} share ${a.main}`);
+      if (a.ns === c.ns && a.main === c.main) assert.is(stamps.get(targetId(a.kind, a.ns, a.name)), stamps.get(targetId(c.kind, c.ns, c.name)), `${a.name} and ${c.name} share ${a.main}`);
     }
   }
 
@@ -375,9 +422,18 @@ async function property(rng: Prng): Promise<void> {
   const usedSrc = bundle.sources.find((s) => s.cls === 'Secret' && s.ns === mc.ns && s.name === used.name)!;
   const rotated = rotate(bundle, usedSrc, used.key, `${usedSrc.data.get(used.key)}~rotated`);
   const afterUsed = stampsOf(await stamp(render(rotated, rng), 'v1'));
-  const users = new Set([targetId('ModelConfig', mc.ns, mc.name), ...bundle.agents.filter((a) => a.ns === mc.ns && modelsOf(a).includes(mc.name)).map((a) => targetId('Agent', a.ns, a.name))]);
+  const users = new Set([targetId('ModelConfig', mc.ns, mc.name), ...bundle.agents.filter((a) => a.ns === mc.ns && modelsOf(a).includes(mc.name)).map((a) => targetId(a.kind, a.ns, a.name))]);
   assert.equal(sorted(changedBetween(stamps, afterUsed)), sorted(users), `rotating ${mc.ns}/${used.name}[${used.key}] (used by ${mc.name})`);
   assert.equal(sorted(users), sorted(expectedChanges(bundle, sourceId('Secret', mc.ns, used.name), used.key, 'v1')), 'model agrees');
+
+  // A SandboxAgent's configMapKeyRef env entry never reaches its actor: rotating it changes nothing.
+  const droppedBy = bundle.agents.filter((a) => a.dropped);
+  if (droppedBy.length > 0) {
+    const a = rng.pick(droppedBy);
+    const cm = bundle.sources.find((x) => x.cls === 'ConfigMap' && x.ns === a.ns && x.name === a.dropped!.name)!;
+    const afterDropped = stampsOf(await stamp(render(rotate(bundle, cm, a.dropped!.key, 'rotated'), rng), 'v1'));
+    assert.equal(sorted(changedBetween(stamps, afterDropped)), [], `rotating dropped ConfigMap ${a.ns}/${cm.name} changes nothing`);
+  }
 
   // Rotating a key of the same Secret that nothing uses.
   const unused = [...usedSrc.data.keys()].filter((k) => !expectedChanges(bundle, sourceId('Secret', mc.ns, usedSrc.name), k, 'v1').size);

@@ -24,6 +24,8 @@ export interface SourceUse {
   fields: string[];
   /** The first field of a non-optional reference (what a "missing" result points at). */
   requiredField?: string;
+  /** Every reference reads ConfigMap `data` only (see SourceRef.dataOnly). */
+  dataOnly?: boolean;
 }
 
 /** How a target asks for one key. */
@@ -72,9 +74,10 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
     const id = sourceId(ref.cls, namespace, ref.name);
     let use = uses.get(id);
     if (!use) {
-      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Map(), optional: true, fields: [] };
+      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Map(), optional: true, fields: [], dataOnly: ref.dataOnly === true };
       uses.set(id, use);
     }
+    use.dataOnly &&= ref.dataOnly === true;
     if (ref.keys === 'whole') use.whole = true;
     for (const k of ref.keys === 'whole' ? [] : ref.keys) {
       const known = use.keys.get(k);

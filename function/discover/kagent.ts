@@ -8,6 +8,8 @@ import { errorResult, warningResult } from '../results.ts';
 import { child, childIn, formatPath, NodeReader, type FieldPath } from '../yaml-nodes.ts';
 import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
 import { toolRefs } from './kagent-tools.ts';
+import type { StampSite } from '../stamp.ts';
+import { sandboxDeploymentRefs, sandboxSkillsResult } from './kagent-sandbox.ts';
 import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
 
 /** A reference from an Agent to another kagent object. */
@@ -31,11 +33,13 @@ const SECRET_KEYED_PROVIDERS_EXEMPT = new Set(['Bedrock', 'SAPAICore']);
  * Where an Agent's stamp goes: the pod-template annotations kagent copies verbatim onto the agent pods,
  * `spec.declarative.deployment.annotations` or `spec.byo.deployment.annotations` (v1alpha1:
  * `spec.deployment.annotations`). Never metadata.annotations or deploymentAnnotations: those do not roll pods.
+ * A SandboxAgent's goes into `spec.<type>.deployment.env` as a literal `ROLLSTAMP_HASH` entry: its Substrate
+ * ActorTemplate takes only env from the pod (see kagent-sandbox.ts for the kagent files this follows).
  */
-export function agentAnnotationsPath(obj: KObject, reader: NodeReader): readonly string[] | undefined {
+export function agentStampSite(obj: KObject, reader: NodeReader): StampSite | undefined {
   if (obj.apiVersion === 'kagent.dev/v1alpha1') {
     reader.results.push(warningResult('NO_AUTOMATIC_ROLLOUT', "kagent's controller reads only kagent.dev/v1alpha2 Agents: this stamp rolls nothing until the Agent is migrated", obj.subject, 'spec.deployment.annotations'));
-    return ['spec', 'deployment', 'annotations'];
+    return { kind: 'annotation', path: ['spec', 'deployment', 'annotations'] };
   }
   const section = agentSection(obj, reader);
   if (!section) return undefined;
@@ -45,7 +49,8 @@ export function agentAnnotationsPath(obj: KObject, reader: NodeReader): readonly
     if (reader.results.length === before) reader.required(['spec', section], 'a map'); // absent, not mistyped
     return undefined;
   }
-  return ['spec', section, 'deployment', 'annotations'];
+  if (obj.kind === 'SandboxAgent') return { kind: 'env', path: ['spec', section, 'deployment', 'env'] };
+  return { kind: 'annotation', path: ['spec', section, 'deployment', 'annotations'] };
 }
 
 /** `declarative` or `byo` from spec.type (default Declarative, as the CRD defaults it). */
@@ -65,16 +70,29 @@ export function agentRefs(obj: KObject, reader: NodeReader, inventory: Inventory
   if (!section) return out;
   const spec = reader.mapIn(obj.item.node, [], ['spec', section]);
   const base = ['spec', section];
+  const sandbox = obj.kind === 'SandboxAgent';
   if (spec) {
     const deployment = reader.map(child(spec, 'deployment'), [...base, 'deployment']);
-    if (deployment) out.refs.push(...deploymentRefs(deployment, [...base, 'deployment'], reader));
+    const path = [...base, 'deployment'];
+    if (deployment) out.refs.push(...(sandbox ? sandboxDeploymentRefs(deployment, path, obj.subject, reader) : deploymentRefs(deployment, path, reader)));
     if (section === 'declarative') declarativeRefs(obj, spec, base, reader, inventory, out);
   }
   const skills = reader.mapIn(obj.item.node, [], ['spec', 'skills']);
-  if (skills) {
+  if (skills && sandbox) reader.results.push(sandboxSkillsResult(obj.subject));
+  else if (skills) {
     const git = reader.map(child(skills, 'gitAuthSecretRef'), ['spec', 'skills', 'gitAuthSecretRef']);
     const name = git ? reader.str(child(git, 'name'), ['spec', 'skills', 'gitAuthSecretRef', 'name']) : undefined;
     if (name) out.refs.push(wholeRef('Secret', '', name, 'spec.skills.gitAuthSecretRef'));
+    // Mounted whole into the skills-init container like gitAuthSecretRef, one Secret volume each at
+    // DockerSecretsDir/<name> (adk_api_translator.go buildSkillsInitContainer, release/v0.10.x): a runtime input
+    // there, unlike a pod's imagePullSecrets.
+    reader.seq(child(skills, 'imagePullSecrets'), ['spec', 'skills', 'imagePullSecrets'])?.items.forEach((s, i) => {
+      const path = ['spec', 'skills', 'imagePullSecrets', i];
+      const ref = reader.map(s, path);
+      const pull = ref ? reader.str(child(ref, 'name'), [...path, 'name']) : undefined;
+      if (ref && !pull) reader.required([...path, 'name'], 'a Secret name');
+      if (pull) out.refs.push(wholeRef('Secret', '', pull, formatPath(path)));
+    });
     const init = reader.map(child(skills, 'initContainer'), ['spec', 'skills', 'initContainer']);
     if (init) out.refs.push(...containerRefs(init, ['spec', 'skills', 'initContainer'], reader));
   }
@@ -173,7 +191,9 @@ export function modelConfigRefs(obj: KObject, reader: NodeReader): SourceRef[] {
     const name = reader.str(child(endpointFrom, 'name'), [...path, 'name']);
     const key = reader.str(child(endpointFrom, 'key'), [...path, 'key']);
     const optional = reader.bool(child(endpointFrom, 'optional'), [...path, 'optional']) ?? false;
-    if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path) });
+    // kagent reads `cm.Data[key]` (reconciler.go ReconcileKagentModelConfig, adk_api_translator.go
+    // resolveFoundryEndpoint, release/v0.10.x): a key only in binaryData is an empty endpoint to kagent.
+    if (name && key) refs.push({ cls: 'ConfigMap', namespace: '', name, keys: [key], optional, field: formatPath(path), dataOnly: true });
   }
   return refs;
 }

@@ -18,6 +18,8 @@ export interface SourceRef {
   optional: boolean;
   /** Dot path of the field that holds the reference. */
   field: string;
+  /** A ConfigMap read through `data` only (kagent's `cm.Data[key]`): keys only in `binaryData` count as absent. */
+  dataOnly?: boolean;
 }
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;

@@ -9,6 +9,29 @@ import { child, formatPath, NodeReader } from '../yaml-nodes.ts';
 /** Key → bytes. A Map, so keys such as `__proto__` are ordinary keys. */
 export type SourceEntries = ReadonlyMap<string, Uint8Array>;
 
+// Kept on the entries map itself (as the subset reader keeps map layouts): which keys of a ConfigMap came
+// from `binaryData`. A reader of one key by name may look at `data` only: kagent's Foundry endpointFrom
+// (`cm.Data[key]`, #13).
+const BINARY_DATA_KEYS = Symbol('rollstamp.binaryDataKeys');
+type WithBinaryKeys = Map<string, Uint8Array> & { [BINARY_DATA_KEYS]?: ReadonlySet<string> };
+const NONE: ReadonlySet<string> = new Set();
+
+/** Records which keys of a ConfigMap's entries came from `binaryData`. */
+export function markBinaryDataKeys(entries: Map<string, Uint8Array>, keys: ReadonlySet<string>): void {
+  (entries as WithBinaryKeys)[BINARY_DATA_KEYS] = keys;
+}
+
+/** The keys of a ConfigMap's entries that came from `binaryData` (empty for a Secret). */
+export function binaryDataKeys(entries: SourceEntries): ReadonlySet<string> {
+  return (entries as WithBinaryKeys)[BINARY_DATA_KEYS] ?? NONE;
+}
+
+/** The entries without the keys that came from `binaryData`: what a reader of ConfigMap `data` sees. */
+export function dataEntries(entries: SourceEntries): SourceEntries {
+  const binary = binaryDataKeys(entries);
+  return binary.size === 0 ? entries : new Map([...entries].filter(([key]) => !binary.has(key)));
+}
+
 const utf8 = new TextEncoder();
 
 /**
@@ -25,7 +48,9 @@ export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntri
   const base64Field = obj.kind === 'Secret' ? 'data' : 'binaryData';
   const textField = obj.kind === 'Secret' ? 'stringData' : 'data';
   const b64 = reader.map(child(node, base64Field), [base64Field]);
+  const binaryKeys = new Set<string>();
   for (const [key, value] of b64 ? reader.stringEntries(b64, [base64Field]) : []) {
+    binaryKeys.add(key);
     const bytes = decodeBase64Strict(value);
     if (bytes) entries.set(key, bytes);
     else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
@@ -37,5 +62,6 @@ export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntri
     }
     entries.set(key, utf8.encode(value)); // Secret: stringData wins over data, as the API server merges it
   }
+  if (obj.kind === 'ConfigMap' && binaryKeys.size > 0) markBinaryDataKeys(entries, binaryKeys);
   return results.length > before ? undefined : entries;
 }

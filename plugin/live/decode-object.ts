@@ -2,6 +2,7 @@
 // (function/resolve/bundle.ts): Secret `data` base64-decoded strictly; ConfigMap `data` as UTF-8 and
 // `binaryData` decoded. The answer must be the object that was asked for; anything else fails the run.
 import { decodeBase64Strict } from '../../function/base64.ts';
+import { markBinaryDataKeys } from '../../function/resolve/bundle.ts';
 import { LiveReadError, objectLabel } from './live-error.ts';
 import type { LiveNeed } from './types.ts';
 
@@ -42,6 +43,7 @@ export function decodeObject(need: LiveNeed, body: Buffer): Map<string, Uint8Arr
     if (out.has(key)) throw fail(`${fieldName('data', key)} is also in binaryData`);
     out.set(key, bytes);
   }
+  if (need.cls === 'ConfigMap') markBinaryDataKeys(out, new Set(entries('binaryData').map(([key]) => key)));
   return out;
 }
 

@@ -295,23 +295,26 @@ export function digestsIn(text: string): string[] {
 }
 
 /**
- * A value without entries named `key` (at any depth), without the maps that leaves empty, and without null
+ * A value without entries named `key` (at any depth), without list entries named `ROLLSTAMP_HASH` (a kagent
+ * SandboxAgent's stamp is an env entry), without the maps and lists that leaves empty, and without null
  * entries (`annotations:` with no value is where a stamp goes; Kubernetes reads null as unset).
  */
 function withoutKey(v: unknown, key: string): unknown {
-  if (Array.isArray(v)) return v.map((x) => withoutKey(x, key));
+  if (Array.isArray(v)) return v.filter((x) => !isEnvStamp(x)).map((x) => withoutKey(x, key));
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       if (k === key || x === null) continue;
       const y = withoutKey(x, key);
-      if (y && typeof y === 'object' && !Array.isArray(y) && Object.keys(y).length === 0) continue;
+      if (y && typeof y === 'object' && (Array.isArray(y) ? y.length === 0 : Object.keys(y).length === 0)) continue;
       Object.defineProperty(out, k, { value: y, enumerable: true, configurable: true, writable: true });
     }
     return out;
   }
   return v;
 }
+
+const isEnvStamp = (x: unknown): boolean => !!x && typeof x === 'object' && (x as { name?: unknown }).name === 'ROLLSTAMP_HASH';
 
 /**
  * The data of a stream (or of a ResourceList's items), as rollstamp parses it, without the stamp annotation

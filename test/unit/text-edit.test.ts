@@ -35,6 +35,29 @@ for (const [name, body, expected] of shapes) {
   });
 }
 
+// A kagent SandboxAgent's stamp is an env entry (#13): the same checks, on its env list.
+const SANDBOX = 'apiVersion: kagent.dev/v1alpha2\nkind: SandboxAgent\nmetadata: {name: s, namespace: t}\nspec:\n  type: BYO\n  byo:\n    deployment:\n      image: x\n      cmd: y\n';
+const envShapes: Array<[string, string, string]> = [
+  ['env list at the key column', '      env:\n      - name: A   # keep me\n        value: "1"\n', '      env:\n      - name: ROLLSTAMP_HASH\n        value: H\n      - name: A   # keep me\n'],
+  ['indented env list, wide dash', '      env:\n        -   name: A\n            value: "1"\n', '      env:\n        -   name: ROLLSTAMP_HASH\n            value: H\n        -   name: A\n'],
+  ['comment lines above the first entry stay with it', '      env:\n        # about A\n        - name: A\n          value: "1"\n', '      env:\n        - name: ROLLSTAMP_HASH\n          value: H\n        # about A\n        - name: A\n'],
+  ['stale entry replaced in place', '      env:\n        - name: A\n          value: "1"\n        - name: ROLLSTAMP_HASH\n          value: old   # by rollstamp\n', '        - name: A\n          value: "1"\n        - name: ROLLSTAMP_HASH\n          value: H   # by rollstamp\n'],
+];
+
+for (const [name, body, expected] of envShapes) {
+  test(`text edit, SandboxAgent env: ${name}`, async () => {
+    const input = SANDBOX + body;
+    const run = await runInProcess(['stamp', '-'], { stdin: input });
+    assert.is(run.code, 0, run.stderr);
+    assert.ok(run.stdout.replace(STAMP, 'H').includes(expected), run.stdout);
+    const [doc] = parseAllDocuments(run.stdout);
+    const env = (doc!.toJS() as { spec: { byo: { deployment: { env: Array<{ name: string; value: string }> } } } }).spec.byo.deployment.env;
+    assert.match(env.find((e) => e.name === 'ROLLSTAMP_HASH')!.value, /^sha256:[0-9a-f]{64}$/);
+    const removed = input.split('\n').filter((l) => !run.stdout.split('\n').includes(l));
+    assert.ok(removed.length <= 1, `at most the changed line differs: ${JSON.stringify(removed)}`);
+  });
+}
+
 test('text edit: CRLF input stays CRLF', async () => {
   const input = (HEAD + '  template:\n    metadata:\n      labels: {app: web}\n    spec: {}\n').replace(/\n/g, '\r\n');
   const run = await runInProcess(['stamp', '-'], { stdin: input });

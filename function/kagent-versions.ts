@@ -1,0 +1,56 @@
+// Target stage for kagent: which kagent kinds and API versions rollstamp may write into. Only the versions a
+// released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag v0.10.0-rc3 = 7c52fffed:
+// go/api/config/crd/bases/kagent.dev_{agents,modelconfigs,sandboxagents,agentharnesses}.yaml `versions[].name`).
+// Anything newer (kagent main serves kagent.dev/v1alpha3, where SandboxAgentSpec has no `deployment` and the
+// AgentTemplate/Harness API rebuilds agents from immutable revisions that track their Secrets) passes through
+// untouched: a field written there would be pruned or rejected by the API server.
+import type { KObject } from './inventory.ts';
+
+export const KAGENT_GROUP = 'kagent.dev';
+
+/** Released API versions per kagent kind rollstamp interprets. */
+const RELEASED: ReadonlyMap<string, readonly string[]> = new Map([
+  ['Agent', ['v1alpha1', 'v1alpha2']],
+  ['ModelConfig', ['v1alpha1', 'v1alpha2']],
+  ['SandboxAgent', ['v1alpha2']],
+  ['AgentHarness', ['v1alpha2']],
+]);
+
+/** kagent kinds that make or configure workloads on kagent main only (kagent.dev/v1alpha3). */
+const UNRELEASED_KINDS: ReadonlySet<string> = new Set(['AgentTemplate', 'Harness']);
+
+/**
+ * How rollstamp treats a kagent.dev object of this kind and version.
+ * - `supported`: a released version of a kind rollstamp interprets;
+ * - `unsupported`: a kind rollstamp interprets (or one kagent main added) in a version no released kagent
+ *   serves: never written;
+ * - undefined: not a kagent object rollstamp interprets (RemoteMCPServer and others are only read).
+ */
+export function kagentVersionSupport(obj: KObject): 'supported' | 'unsupported' | undefined {
+  if (obj.group !== KAGENT_GROUP) return undefined;
+  const released = RELEASED.get(obj.kind);
+  if (released) return released.includes(obj.apiVersion.slice(KAGENT_GROUP.length + 1)) ? 'supported' : 'unsupported';
+  return UNRELEASED_KINDS.has(obj.kind) ? 'unsupported' : undefined;
+}
+
+/** The warning text for an unsupported version: names the apiVersion and why nothing is written. */
+export function unsupportedVersionMessage(obj: KObject): string {
+  const version = obj.apiVersion.slice(KAGENT_GROUP.length + 1);
+  const released = RELEASED.get(obj.kind);
+  const served = released ? `released kagent serves ${obj.kind} as ${released.map((v) => `${KAGENT_GROUP}/${v}`).join(', ')}` : `no released kagent serves ${obj.kind}`;
+  const newer = !['v1alpha1', 'v1alpha2'].includes(version) ? "; in kagent's newer API, kagent's own revisions handle Secret changes" : '';
+  return `${obj.apiVersion} ${obj.kind} is not supported yet (${served}): passed through unchanged${newer}`;
+}
+
+/**
+ * Why an AgentHarness (kagent.dev/v1alpha2) is not stamped. kagent builds one ActorTemplate per harness
+ * (go/core/pkg/sandboxbackend/substrate/lifecycle_actortemplate.go `buildActorTemplate`); only the hermes
+ * backend passes `spec.env` into it (lifecycle_acp.go; lifecycle_openclaw.go does not), and a changed template
+ * is deleted and recreated (`reconcileActorTemplate`). But the harness runs one shared actor, created once
+ * from the template and resumed from then on (agentharness_actor.go `EnsureSessionActor`), and the controller
+ * never replaces it (go/core/internal/controller/agentharness_substrate_controller.go): nothing rolls.
+ */
+export const HARNESS_NOT_STAMPED =
+  'an AgentHarness is not stamped: kagent runs one shared Substrate actor per harness, created once from its ActorTemplate ' +
+  'and resumed afterwards; a changed spec recreates the template but not that actor, so its rollouts are not automatic ' +
+  '(its token Secrets and modelConfigRef feed that template)';
