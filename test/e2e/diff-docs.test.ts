@@ -2,7 +2,7 @@
 // prints: the README's console block runs as written (the built bundle as `rollstamp`), the other examples are
 // rerun from the repository's examples.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -45,7 +45,7 @@ test('README: the console block of the basic example runs as written and prints 
 
 test('README: the kagent block is what rotating the OpenAI key prints', async () => {
   const dir = tempDir('diff-kagent');
-  const files = ['agents.yaml', 'modelconfigs.yaml', 'secrets.yaml'];
+  const files = readdirSync(join(ROOT, 'examples/kagent')).filter((f) => f.endsWith('.yaml'));
   for (const f of files) writeFileSync(join(dir, f), readFileSync(join(ROOT, 'examples/kagent', f), 'utf8').replace('sk-example-openai-key-1', 'sk-example-openai-key-2'));
   const r = await runInProcess(['diff', 'examples/kagent', dir]);
   assert.is(r.code, 3, r.stderr);
