@@ -10,12 +10,11 @@ import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
 import { positiveWholeEnv } from '../settings.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
+import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
 import { cleanSourcePath, repoRoot } from './repo-root.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-/** The operator's extra `kustomize build` flags (sidecar environment only), e.g. `--enable-helm`. */
-export const KUSTOMIZE_BUILD_OPTIONS_ENV = 'ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS';
 /** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
 const DEFAULT_TIMEOUT_SECONDS = 45;
 
@@ -69,14 +68,13 @@ function rendererEnv(env: Io['env']): Record<string, string | undefined> {
 }
 
 /**
- * `kustomize build .` plus the operator's build options, split on white space as Argo CD splits argocd-cm
- * `kustomize.buildOptions` (util/kustomize/kustomize.go `parseKustomizeBuildOptions`); with `--enable-helm`,
+ * `kustomize build .` plus the operator's build options (`kustomizeBuildOptions`); with `--enable-helm`,
  * also `--helm-kube-version` and `--helm-api-versions` from KUBE_VERSION / KUBE_API_VERSIONS, as Argo CD adds
  * them for kustomize 5.3 and later.
  */
 function kustomizeArgv(io: Io): string[] {
   const argv = onPath('kustomize', io) ? ['kustomize', 'build', '.'] : ['kubectl', 'kustomize', '.'];
-  const options = (io.env[KUSTOMIZE_BUILD_OPTIONS_ENV] ?? '').split(/\s+/).filter((o) => o !== '');
+  const options = kustomizeBuildOptions(io.env);
   argv.push(...options);
   if (options.some((o) => o.startsWith('--enable-helm'))) {
     if (io.env.KUBE_VERSION) argv.push('--helm-kube-version', io.env.KUBE_VERSION);

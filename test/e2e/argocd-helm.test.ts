@@ -2,7 +2,7 @@
 // objects as `helm template --include-crds` (a chart's crds/ reach the output, or an Application switched
 // to the plugin with pruning on would delete its CRDs), `skip-crds` leaves them out as Argo CD's skipCrds
 // does, missing dependencies are built, and the operator's kustomize build options reach kustomize.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -169,6 +169,30 @@ test('ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS reach kustomize as Argo CD passes kustom
   const plain = generateIn(repo, { path: 'apps/web', binDirs: [bin] });
   assert.is(plain.code, 0, plain.stderr);
   assert.equal(readFileSync(argsFile, 'utf8').trim().split('\n'), ['build', '.'], 'no options: plain kustomize build');
+});
+
+test('ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS that let a kustomization leave the repository or run code are refused before kustomize runs (#12)', () => {
+  const bin = tempDir('fake-kustomize');
+  const ran = join(bin, 'ran');
+  writeFileSync(join(bin, 'kustomize'), `#!/bin/sh\ntouch '${ran}'\nprintf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: c\\n'\n`, { mode: 0o755 });
+  const outside = join(tempDir('sidecar-file'), 'sidecar.key');
+  writeFileSync(outside, 'TOPSECRET-sidecar-key\n');
+  const repo = repository({ 'apps/k/kustomization.yaml': `configMapGenerator:\n- name: leak\n  files: [${outside}]\n` });
+  const cases: [string, RegExp][] = [
+    ['--load-restrictor LoadRestrictionsNone', /--load-restrictor LoadRestrictionsNone is refused: it lets a kustomization read files outside the repository/],
+    ['--load-restrictor=LoadRestrictionsNone', /--load-restrictor LoadRestrictionsNone is refused/],
+    ['--enable-helm --enable-exec', /--enable-exec is refused: it lets a repository run programs/],
+    ['--enable-alpha-plugins', /--enable-alpha-plugins is refused/],
+    ['--mount type=bind,src=/,dst=/host', /--mount is refused/],
+    ['--output /tmp/x', /--output is not a flag rollstamp passes to kustomize \(allowed: --enable-helm/],
+    ['--helm-command', /--helm-command needs a value/],
+  ];
+  for (const [options, message] of cases) {
+    const r = generateIn(repo, { path: 'apps/k', binDirs: [bin], sidecarEnv: { ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS: options } });
+    assertFailsClosed(r, { code: 2, message, canaries: ['TOPSECRET'] });
+    assert.match(r.stderr, /ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS: /);
+  }
+  assert.not.ok(existsSync(ran), 'kustomize never ran');
 });
 
 const withKubectlAndHelm = helm.ok ? withKubectl : withHelm;
