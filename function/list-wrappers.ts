@@ -8,6 +8,7 @@
 // "top-level `items` holds a JSON array", EachListItem fails on an entry that is not an object). Entries are
 // not unwrapped again: a list inside a list reaches the API server as an object, which has no such kind.
 import { isSeq, type YAMLMap } from 'yaml';
+import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
 import { child, childPair, isAlias, isMapNode, isNullish, stringValue } from './yaml-nodes.ts';
 
@@ -22,7 +23,7 @@ export type Unwrapped =
 
 /**
  * The objects a root map stands for under Argo CD's unwrapping rule.
- * - `items` is a list: each entry, which must be a map that is not itself a wrapper.
+ * - `items` is a list: each entry, which must be a map that is not itself a wrapper nor marked local-config.
  * - `items` is null and there is no `spec` or `status`: no objects (Argo CD drops it).
  * - `items` is an alias, or the map has a top-level merge key (`<<`): refused — a YAML 1.1 reader such as
  *   Kubernetes' would expand it, possibly into a list nobody here has read.
@@ -48,6 +49,11 @@ export function unwrapList(root: YAMLMap, file: FileRef | undefined): Unwrapped 
       if (hasMergeKey(entry)) return refuse(`items[${i}] of a list has a merge key (<<) at its top level; write the keys out`, 'MERGE_KEY_NOT_ALLOWED');
       const inner = child(entry, 'items');
       if (isSeq(inner) || isAlias(inner)) return refuse(`items[${i}] of a list is a list itself; give its items directly`);
+      if (isLocalConfig(entry)) {
+        // A wrapper is applied whole, so a local-config entry would reach the cluster while the inventory
+        // skipped it as a source (its value would change no hash).
+        return refuse(`items[${i}] of a list is marked ${LOCAL_CONFIG_ANNOTATION}; a list is applied whole, so move it out of the list`);
+      }
       objects.push(entry);
     }
     return { objects, wrapper: root };
@@ -77,4 +83,10 @@ function subjectOf(root: YAMLMap, file: FileRef | undefined): Subject {
 
 function hasMergeKey(map: YAMLMap): boolean {
   return childPair(map, '<<') !== undefined;
+}
+
+function isLocalConfig(entry: YAMLMap): boolean {
+  const meta = child(entry, 'metadata');
+  const annotations = isMapNode(meta) ? child(meta, 'annotations') : undefined;
+  return isMapNode(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
 }
