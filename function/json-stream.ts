@@ -28,6 +28,26 @@ export function splitJsonStream(text: string): number[] | undefined {
   return starts.every((start, k) => isJson(text.slice(start, ends[k]))) ? starts : undefined;
 }
 
+/**
+ * `text` as a YAML stream when it is a JSON stream (`---` before every object after the first; JSON objects
+ * are YAML flow maps), else `text` unchanged. For output that joins a JSON stream with other documents: a
+ * reader that sees `{` first (Kubernetes' YAMLOrJSONDecoder, rollstamp) reads the whole text as JSON, and
+ * YAML readers do not read two objects without a `---` between them.
+ */
+export function jsonStreamAsYaml(text: string): string {
+  const starts = splitJsonStream(text);
+  if (!starts) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const start of starts.slice(1)) {
+    const piece = text.slice(at, start);
+    parts.push(piece, piece.endsWith('\n') ? '---\n' : '\n---\n');
+    at = start;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
 function skipSpace(text: string, from: number): number {
   let i = from;
   while (i < text.length && SPACE.has(text[i]!)) i++;

@@ -4,6 +4,7 @@
 // applied. Where the YAML itself would not reach Kubernetes as written, the conversion fails with a result
 // naming the object and field instead of guessing.
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node } from 'yaml';
+import { jsonStreamAsYaml } from './json-stream.ts';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
 import { errorResult, type ResourceRef, type Result } from './results.ts';
 import { resolveYaml11, yaml11KeyString, type Yaml11Value } from './yaml11.ts';
@@ -35,7 +36,7 @@ class Refusal extends Error {
 export function toKubernetesJson(text: string): { text: string } | { results: Result[] } {
   const lines: string[] = [];
   const results: Result[] = [];
-  for (const doc of parseAllDocuments(text, PARSE_OPTIONS) as Document[]) {
+  for (const doc of parseAllDocuments(jsonStreamAsYaml(text), PARSE_OPTIONS) as Document[]) {
     if (doc.errors.length > 0) return { results: [errorResult('YAML_SYNTAX', 'JSON output: the stamped stream does not read back as YAML')] };
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
     const converter = new Converter(doc);

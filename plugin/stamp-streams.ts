@@ -1,6 +1,7 @@
 // Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
 import type { Config } from '../function/config.ts';
 import { applyStamp, type FetchedSources, type StampOptions, type StampOutcome } from '../function/index.ts';
+import { jsonStreamAsYaml } from '../function/json-stream.ts';
 import { hasErrors, type Result } from '../function/results.ts';
 import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
 import { InputError } from './errors.ts';
@@ -77,10 +78,16 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolea
   return { parsed, results };
 }
 
-/** Concatenates streams of several files, with a `---` between two files when the next has none. */
+/**
+ * Concatenates streams of several files, with a `---` between two files when the next has none.
+ * - Joined with others, a JSON stream gets `---` between its objects, and output whose first character would
+ *   be `{` starts with `---`: otherwise readers take the whole output as JSON (#12).
+ */
 export function joinStreams(texts: readonly string[]): string {
+  const present = texts.filter((t) => t !== '');
+  if (present.length < 2) return present[0] ?? '';
   let out = '';
-  for (const text of texts) {
+  for (const text of present.map(jsonStreamAsYaml)) {
     if (text === '') continue;
     if (out !== '') {
       if (!out.endsWith('\n')) out += '\n';
@@ -88,5 +95,5 @@ export function joinStreams(texts: readonly string[]): string {
     }
     out += text;
   }
-  return out;
+  return out.trimStart().startsWith('{') ? `---\n${out}` : out;
 }

@@ -209,6 +209,31 @@ test('JSON read back: a changed Secret inside the JSON stream changes the hash, 
   assert.ok(JSON.parse(lines[1]!));
 });
 
+test('a JSON stream joined with YAML files reads back as it was read (idempotent), and converts to JSON output (#12)', async () => {
+  const app = mkdtempSync(join(tmpdir(), 'rollstamp-json-mixed-'));
+  const converted = toKubernetesJson((await runInProcess(['stamp', '-'], { stdin: APP })).stdout) as { text: string };
+  const objects = converted.text.trimEnd().split('\n');
+  assert.ok(objects.length >= 2);
+  writeFileSync(join(app, 'a.json'), `${objects.join('\n')}\n`);
+  writeFileSync(join(app, 'z.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: z}\n');
+  const env = { ARGOCD_APP_NAMESPACE: 'default' };
+  const out = await runInProcess(['generate'], { cwd: app, env });
+  assert.is(out.code, 0, out.stderr);
+  assert.ok(!out.stdout.trimStart().startsWith('{'), 'a reader that sees { first would take the whole output as JSON');
+  const again = await runInProcess(['stamp', '-'], { stdin: out.stdout });
+  assert.is(again.code, 0, again.stderr);
+  assert.is(again.stdout, out.stdout, 'rollstamp reads its own output back, unchanged');
+  assert.equal(await hashesOf([], out.stdout), await hashesOf([], APP));
+  const json = await runInProcess(['generate'], { cwd: app, env: { ...env, ROLLSTAMP_OUTPUT: 'json' } });
+  assert.is(json.code, 0, json.stderr);
+  assert.equal(json.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { kind: string }).kind), [...objects.map((l) => (JSON.parse(l) as { kind: string }).kind), 'ConfigMap']);
+  const only = mkdtempSync(join(tmpdir(), 'rollstamp-json-only-'));
+  writeFileSync(join(only, 'a.json'), `${objects.join('\n')}\n`);
+  const alone = await runInProcess(['generate'], { cwd: only, env: { ...env, ROLLSTAMP_OUTPUT: 'json' } });
+  assert.is(alone.code, 0, alone.stderr);
+  assert.is(alone.stdout.trimEnd().split('\n').length, objects.length, 'a JSON stream alone converts too');
+});
+
 test('random bundles: stamp → JSON → explain gives the YAML\'s hashes (per line and concatenated)', async () => {
   let compared = 0;
   for (let i = 0; i < 40; i++) {
