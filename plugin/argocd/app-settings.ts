@@ -95,8 +95,18 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
   }
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
-  const config = configFromLocated(located, overrides, file?.name ?? '', labels);
+  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels));
   return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
+}
+
+/** A setting's value the config refuses is a bad setting (exit 2), as a bad flag value is for `stamp`. */
+function asUsageError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof InputError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** Refuses a name that is not an app setting; operator-only ones (in any spelling) say so. */

@@ -25,12 +25,13 @@ prints nothing and exits non-zero.
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
 with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
 ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (renderer, values-files, targets, selector,
-annotation-key, on-missing, kagent, hash-scheme, skip-crds, allow-empty). The default namespace is the
-destination namespace (ARGOCD_APP_NAMESPACE).
+annotation-key, on-missing, kagent, hash-scheme, skip-crds, allow-empty). The output format is plugin env
+ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
+namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
 Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
 ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45),
-ROLLSTAMP_OUTPUT=json, ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output),
+ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output),
 ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm kustomize.buildOptions),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
@@ -56,7 +57,7 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined, live);
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {
-    throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allowEmpty to allow it)`);
+    throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);
   }
   printWarnings(run.outcome.results, io);
   if (output === 'yaml') {

@@ -138,6 +138,15 @@ test('settings that are not a map, and an unknown kind or apiVersion, are errors
   assertRefused(await generate(app('- hashKeyFile\n')), /^rollstamp: \.rollstamp\.yaml: functionConfig must be a RollstampConfig/m, 'a list');
 });
 
+test('a bad value for an app setting is a bad setting: exit 2 from every form, as a bad flag value is for stamp', async () => {
+  const message = /must be one of opted-in, all/;
+  assertRefused(await generate(app('apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec: {targets: bogus}\n')), message, 'spec');
+  assertRefused(await generate(app('apiVersion: v1\nkind: ConfigMap\ndata: {targets: bogus}\n')), message, 'data');
+  assertRefused(await generate(app(), { ARGOCD_ENV_ROLLSTAMP_TARGETS: 'bogus' }), message, 'plugin env');
+  assertRefused(await generate(app(), { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'targets', string: 'bogus' }]) }), message, 'parameter');
+  assertRefused(await generate(app(), { ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY: 'yes' }), /allowEmpty|allow-empty|ALLOW_EMPTY/, 'allow-empty');
+});
+
 test('both .rollstamp.yaml and .rollstamp.yml is ambiguous (#12)', async () => {
   const dir = app('apiVersion: v1\nkind: ConfigMap\ndata: {targets: all}\n');
   writeFileSync(join(dir, '.rollstamp.yml'), 'apiVersion: v1\nkind: ConfigMap\ndata: {targets: opted-in}\n');
