@@ -17,7 +17,8 @@ export interface KeyChange {
 }
 
 export interface SourceChange {
-  cls: string;
+  /** Secret, ConfigMap, ModelConfig … (named `kind`, as in `explain -o json`). */
+  kind: string;
   namespace: string;
   name: string;
   change: SourceChangeKind;
@@ -95,7 +96,7 @@ function diffSources(oldSources: readonly SourceReport[], newSources: readonly S
     const o = olds.get(id);
     const n = news.get(id);
     const some = (n ?? o)!;
-    const base = { cls: some.cls, namespace: some.namespace, name: some.name };
+    const base = { kind: some.cls, namespace: some.namespace, name: some.name };
     const producedBy = n?.producedBy ?? o?.producedBy;
     const withProducer = producedBy ? { producedBy } : {};
     if (o && n) {

@@ -70,7 +70,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
+    // `rollstamp help stamp`, `rollstamp --help stamp` and `rollstamp -h stamp` all show stamp's help.
+    const topic = rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
     await io.writeStdout(`${topic ? await topic.help() : MAIN_HELP}\n`);
     return 0;
   }

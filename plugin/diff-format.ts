@@ -40,7 +40,7 @@ function rowsOf(t: TargetDiff): Row[] {
 }
 
 function flatten(s: SourceChange, prefix: string): Array<Omit<Row, 'target' | 'change'>> {
-  const label = `${prefix}${s.cls} ${s.namespace}/${s.name}`;
+  const label = `${prefix}${s.kind} ${s.namespace}/${s.name}`;
   if (s.sources && s.sources.length > 0) return s.sources.flatMap((inner) => flatten(inner, `${label} › `));
   const what = s.change === 'changed' ? label : `${label} (${s.change === 'added' ? 'now used' : 'no longer used'})`;
   return [{ source: what, from: fromOf(s), keys: s.keys }];

@@ -140,6 +140,14 @@ test('help is generated from the flag table: every declared flag is listed once'
   for (const where of ['bundle', 'producer', 'cluster', 'missing', 'ignored']) assert.ok(explainHelp.includes(where), `explain --help names ${where}`);
 });
 
+test('help for a command the way kubectl and helm users ask for it: help X, --help X, -h X, X --help', async () => {
+  for (const command of ['stamp', 'explain', 'diff', 'fn', 'generate']) {
+    const own = (await runInProcess([command, '--help'])).stdout;
+    assert.match(own, new RegExp(`^Usage: rollstamp \\[?${command}`));
+    for (const argv of [['help', command], ['--help', command], ['-h', command]]) assert.is((await runInProcess(argv)).stdout, own, argv.join(' '));
+  }
+});
+
 test('parseFlags: a table row is all a new flag needs (parsing, checking and help)', () => {
   const table: FlagSpec[] = [
     { name: 'allow-empty', type: 'boolean', help: 'succeed on an empty render' },

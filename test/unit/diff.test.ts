@@ -46,7 +46,7 @@ function facts(d: StampDiff): string[] {
     const sources = t.sources.map(function one(s): string {
       const keys = s.keys.map((k) => `${k.key}:${k.change}`).join(',');
       const inner = (s.sources ?? []).map(one).join(' ');
-      return `${s.cls} ${s.namespace}/${s.name} ${s.change} (${s.from.old ?? '-'}→${s.from.new ?? '-'}) [${keys}]${inner ? ` {${inner}}` : ''}`;
+      return `${s.kind} ${s.namespace}/${s.name} ${s.change} (${s.from.old ?? '-'}→${s.from.new ?? '-'}) [${keys}]${inner ? ` {${inner}}` : ''}`;
     });
     return `${t.resourceRef.kind}/${t.resourceRef.namespace}/${t.resourceRef.name}: ${t.change}${sources.length ? ` ${sources.join(' ')}` : ''}`;
   });
