@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readConfig, type Config, type RawSettings } from '../function/config.ts';
-import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
 import type { ReadMode } from '../function/stream.ts';
 import { findUnsafeNode } from '../function/yaml-nodes.ts';
@@ -33,6 +33,7 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
     throw new InputError(`${path}: cannot read config file`);
   });
   const doc = parseDocument(decode(bytes, path), PARSE_OPTIONS);
+  addDuplicateKeyErrors(doc);
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
   return plainObject(doc.contents, path);
 }

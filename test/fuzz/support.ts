@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
 import { assertNoLeak } from '../hostile/canary-sweep.ts';
 import { caseSeed, Rng } from '../property/support/generate.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
@@ -321,7 +321,9 @@ function withoutKey(v: unknown, key: string): unknown {
 export function dataOf(text: string, key: string, resourceList: boolean): string | undefined {
   try {
     const docs = parseAllDocuments(text, PARSE_OPTIONS);
-    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined;
+    if (!Array.isArray(docs)) return undefined;
+    docs.forEach(addDuplicateKeyErrors);
+    if (docs.some((d) => d.errors.length > 0)) return undefined;
     let values: unknown[] = docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((v) => v !== null && v !== undefined);
     if (resourceList) values = ((values[0] as { items?: unknown[] } | undefined)?.items ?? []) as unknown[];
     return canonical(values.map((v) => withoutKey(v, key)));
