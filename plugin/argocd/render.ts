@@ -8,11 +8,9 @@ import { InputError, UsageError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
-import { positiveWholeEnv } from '../settings.ts';
+import { renderTimeoutSeconds } from '../run-deadline.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-/** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
-const DEFAULT_TIMEOUT_SECONDS = 45;
 
 export type Renderer = 'kustomize' | 'helm' | 'directory';
 
@@ -33,7 +31,7 @@ export function detectRenderer(dir: string, config: Config): Renderer {
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   const argv = renderer === 'kustomize' ? kustomizeArgv(io) : helmArgv(config, io);
-  const timeoutMs = 1000 * timeoutSeconds(io);
+  const timeoutMs = 1000 * renderTimeoutSeconds(io);
   const what = `rendering ${renderer} in ${io.env.ARGOCD_APP_SOURCE_PATH || '.'}`;
   let bytes: Uint8Array;
   try {
@@ -102,10 +100,6 @@ function releaseName(appName: string): string {
     throw new UsageError(`ARGOCD_APP_NAME ${JSON.stringify(appName)} is not a valid Helm release name`);
   }
   return name;
-}
-
-function timeoutSeconds(io: Io): number {
-  return positiveWholeEnv(io, 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS', 'seconds') ?? DEFAULT_TIMEOUT_SECONDS;
 }
 
 function onPath(command: string, io: Io): boolean {
