@@ -36,6 +36,11 @@ export interface Config {
   valuesFiles?: string[];
   /** `rollstamp generate` only: an empty render succeeds. Default: false. */
   allowEmpty: boolean;
+  /**
+   * Most references one target may name (pod spec, extra-dependency annotations, kagent fields together).
+   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
+   */
+  maxReferences: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -47,6 +52,7 @@ export const DEFAULT_CONFIG: Config = {
   hashScheme: 'v1',
   live: 'never',
   allowEmpty: false,
+  maxReferences: 1000,
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
@@ -96,6 +102,7 @@ export function readConfig(
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
     live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
     allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
+    maxReferences: DEFAULT_CONFIG.maxReferences,
   };
   if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
   if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');

@@ -19,6 +19,8 @@ export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
 export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 /** `full` reads every stream with the yaml library instead of the fast subset reader (an escape hatch). */
 export const READER_ENV = 'ROLLSTAMP_READER';
+/** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
+export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
@@ -62,6 +64,15 @@ export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | 
   const key = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes;
   if (key.length === 0) throw new InputError(`hash key file ${file}: the key is empty`);
   return new Uint8Array(key);
+}
+
+/**
+ * The config with the operator's caps from the environment (`ROLLSTAMP_MAX_REFERENCES`); they are never read
+ * from a functionConfig or a repository.
+ */
+export function withOperatorLimits(config: Config, io: Io): Config {
+  const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
+  return maxReferences === undefined ? config : { ...config, maxReferences };
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

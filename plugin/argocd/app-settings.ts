@@ -27,6 +27,9 @@ const OPERATOR_ONLY = [
   'context',
   'liveTimeoutSeconds',
   'liveDeadlineSeconds',
+  // work caps (#12): ROLLSTAMP_MAX_REFERENCES, ROLLSTAMP_MAX_LIVE_READS
+  'maxReferences',
+  'maxLiveReads',
 ];
 const SETTINGS_FILES = ['.rollstamp.yaml', '.rollstamp.yml'];
 

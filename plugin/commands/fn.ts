@@ -7,7 +7,7 @@ import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
-import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize } from '../settings.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize, withOperatorLimits } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -34,7 +34,7 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   for (const pass of readModes(io)) {
     const parsed = parseResourceList(text, pass);
     if ('results' in parsed) throw new InputError(summarize(parsed.results));
-    const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
+    const config = withOperatorLimits(configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
     const hashKey = await loadHashKey(config, io);
     fetched ??= { sources: await readLiveSources(parsed.rl.items, config, {}, io) };
     const sources = fetched.sources;
