@@ -94,7 +94,7 @@ export function runCommand(argv: readonly string[], what: string, options: RunOp
     const leftMs = deadlineAt - Date.now();
     const timer =
       leftMs < options.timeoutMs
-        ? setTimeout(() => fail('ran past the deadline of the whole run (ROLLSTAMP_RENDER_TIMEOUT_SECONDS)'), Math.max(0, leftMs))
+        ? setTimeout(() => fail('timed out at the deadline of the whole run (ROLLSTAMP_RENDER_TIMEOUT_SECONDS)'), Math.max(0, leftMs))
         : setTimeout(() => fail(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       size += chunk.length;
