@@ -48,26 +48,33 @@ export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
  * Adds a DUPLICATE_KEY error to `doc.errors` for every key equal to an earlier key of the same map, as the
  * yaml library's own `uniqueKeys` check does (scalar keys with equal values; NaN equals nothing; a collection
  * or alias key equals only itself), at the repeated key's position.
- * - Linear in the number of nodes, and iterative (no recursion on deep input).
+ * - In the library's order (a key, its check, then its value), linear in the number of nodes, and iterative
+ *   (no recursion on deep input).
  */
 export function addDuplicateKeyErrors(doc: Document): void {
-  const stack: unknown[] = [doc.contents];
+  type Task = { node: unknown } | { key: unknown; seen: Set<unknown> };
+  const stack: Task[] = [{ node: doc.contents }];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (isMap(node)) {
-      const seen = new Set<unknown>();
-      for (const pair of node.items) {
-        const key = pair.key;
-        if (isScalar(key) && !Number.isNaN(key.value)) {
-          if (seen.has(key.value)) {
-            const at = key.range?.[0] ?? 0;
-            doc.errors.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
-          } else seen.add(key.value);
-        }
-        stack.push(pair.key, pair.value);
+    const task = stack.pop()!;
+    if ('key' in task) {
+      const key = task.key;
+      if (!isScalar(key) || Number.isNaN(key.value)) continue;
+      if (!task.seen.has(key.value)) task.seen.add(key.value);
+      else {
+        const at = key.range?.[0] ?? 0;
+        doc.errors.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
       }
-    } else if (isSeq(node)) {
-      for (const item of node.items) stack.push(isPair(item) ? item.value : item);
+    } else if (isMap(task.node)) {
+      const seen = new Set<unknown>();
+      for (let i = task.node.items.length - 1; i >= 0; i--) {
+        const pair = task.node.items[i]!;
+        stack.push({ node: pair.value }, { key: pair.key, seen }, { node: pair.key });
+      }
+    } else if (isSeq(task.node)) {
+      for (let i = task.node.items.length - 1; i >= 0; i--) {
+        const item = task.node.items[i];
+        stack.push({ node: isPair(item) ? item.value : item });
+      }
     }
   }
 }
