@@ -44,6 +44,14 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
   const deadline = new RunDeadline(io, Date.now());
   setRunDeadline(deadline.at);
+  try {
+    return await generate(io, deadline);
+  } finally {
+    setRunDeadline(Infinity); // a process may run several commands (the tests run them in-process)
+  }
+}
+
+async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   const { config, output } = await readAppSettings(io);
   const limit = maxInputBytes(io);
   const renderer = detectRenderer(io.cwd, config);
