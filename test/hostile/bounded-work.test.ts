@@ -60,7 +60,7 @@ test('a duplicate key after 80,000 anchored keys is found, with its line, within
   assert.ok(r.stderr.includes(`duplicate key at line ${line}, column 3`), r.stderr);
 });
 
-test('a duplicate key is still refused in every reader: fn, and a --config file (#12)', async () => {
+test('a duplicate key is still refused in every reader: fn, a --config file, .rollstamp.yaml (#12)', async () => {
   const dup = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: &x "1"\n  a: "2"\n';
   const fn = await runInProcess(['fn'], { stdin: `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${dup.trimEnd().split('\n').join('\n  ')}\n` });
   assert.is(fn.code, 1);
@@ -71,6 +71,11 @@ test('a duplicate key is still refused in every reader: fn, and a --config file 
   assert.is(cfg.code, 1);
   assert.is(cfg.stdout, '');
   assert.ok(cfg.stderr.includes('config.yaml'), cfg.stderr);
+  writeFileSync(join(dir, '.rollstamp.yaml'), 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  targets: all\n  targets: opted-in\n');
+  const gen = await runInProcess(['generate'], { cwd: dir });
+  assert.ok(gen.code !== 0, gen.stderr);
+  assert.is(gen.stdout, '');
+  assert.ok(gen.stderr.includes('.rollstamp.yaml'), gen.stderr);
 });
 
 test('1.15M names in rollstamp.dev/secrets (9.2 MB): one error naming the workload and the cap, within 2 × the yaml library (#12)', () => {
