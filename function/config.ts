@@ -38,6 +38,11 @@ export interface Config {
   allowEmpty: boolean;
   /** `rollstamp generate` only, helm: leave the chart's `crds/` out (Argo CD's `helm.skipCrds`). Default: false. */
   skipCrds: boolean;
+  /**
+   * Most references one target may name (pod spec, extra-dependency annotations, kagent fields together).
+   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
+   */
+  maxReferences: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -50,6 +55,7 @@ export const DEFAULT_CONFIG: Config = {
   live: 'never',
   allowEmpty: false,
   skipCrds: false,
+  maxReferences: 1000,
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
@@ -110,6 +116,7 @@ export function readLocatedConfig(
     live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
     allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
     skipCrds: settings.skipCrds === 'true' || settings.skipCrds === true,
+    maxReferences: DEFAULT_CONFIG.maxReferences,
   };
   if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
   if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');

@@ -89,7 +89,7 @@ function agentReport(target: Target, ctx: HashContext): TargetReport | undefined
 function dependencyReport(target: Target, ctx: HashContext): TargetReport | undefined {
   if (!checkSite(target, ctx)) return undefined;
   const before = ctx.results.length;
-  const deps = discoverDependencies(target, ctx.inventory, ctx.results);
+  const deps = discoverDependencies(target, ctx.inventory, ctx.results, ctx.config.maxReferences);
   if (errorsSince(ctx, before)) return undefined;
   const used = digestUses(deps.uses, ctx, target.obj.subject);
   const objects = digestObjects(deps.objects, ctx, target.obj.subject);

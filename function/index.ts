@@ -59,7 +59,7 @@ export function planStamp(items: readonly Item[], config: Config): StampPlan {
   const inventory = buildInventory(items, config, results);
   const needs = new Map<string, StampPlan['needs'][number]>();
   for (const target of selectTargets(inventory, config, results)) {
-    for (const use of discoverDependencies(target, inventory, results).uses) {
+    for (const use of discoverDependencies(target, inventory, results, config.maxReferences).uses) {
       if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, inventory, config.live)) {
         needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
       }

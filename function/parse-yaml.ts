@@ -1,6 +1,6 @@
 // Read stage: the one set of yaml options rollstamp parses with, and YAML errors as results.
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
-import { isAlias, isScalar, LineCounter, Scalar, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Scalar, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 import { errorResult, type FileRef, type Result } from './results.ts';
 
@@ -26,17 +26,58 @@ function keepNumberSource(tags: Tags): Tags {
   }) as Tags;
 }
 
-/** Options for every parse: YAML 1.2 (no `yes`/`0755` retyping, no merge keys), unique keys, no pretty errors. */
+/**
+ * Options for every parse: YAML 1.2 (no `yes`/`0755` retyping, no merge keys), no pretty errors.
+ * - `uniqueKeys` is off because the library's check is quadratic: for each key it scans every earlier key of
+ *   the same map (`mapIncludes` → `items.some`, yaml 2.9 `compose/util-map-includes.js`), so one map of 80k
+ *   keys took over a minute. Every document parsed with these options must go through `addDuplicateKeyErrors`,
+ *   which makes the same check in linear time (#12).
+ */
 export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: keepNumberSource,
   version: '1.2',
   merge: false,
-  uniqueKeys: true,
+  uniqueKeys: false,
   strict: true,
   prettyErrors: false,
   keepSourceTokens: true,
   logLevel: 'error',
 };
+
+/**
+ * Adds a DUPLICATE_KEY error to `doc.errors` for every key equal to an earlier key of the same map, as the
+ * yaml library's own `uniqueKeys` check does (scalar keys with equal values; NaN equals nothing; a collection
+ * or alias key equals only itself), at the repeated key's position.
+ * - In the library's order (a key, its check, then its value), linear in the number of nodes, and iterative
+ *   (no recursion on deep input).
+ */
+export function addDuplicateKeyErrors(doc: Document): void {
+  type Task = { node: unknown } | { key: unknown; seen: Set<unknown> };
+  const stack: Task[] = [{ node: doc.contents }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if ('key' in task) {
+      const key = task.key;
+      if (!isScalar(key) || Number.isNaN(key.value)) continue;
+      if (!task.seen.has(key.value)) task.seen.add(key.value);
+      else {
+        const at = key.range?.[0] ?? 0;
+        doc.errors.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+      }
+    } else if (isMap(task.node)) {
+      const seen = new Set<unknown>();
+      for (let i = task.node.items.length - 1; i >= 0; i--) {
+        const pair = task.node.items[i]!;
+        stack.push({ node: pair.value }, { key: pair.key, seen }, { node: pair.key });
+      }
+    } else if (isSeq(task.node)) {
+      for (let i = task.node.items.length - 1; i >= 0; i--) {
+        const item = task.node.items[i];
+        stack.push({ node: isPair(item) ? item.value : item });
+      }
+    }
+  }
+}
 
 const PHRASES: Record<string, string> = {
   DUPLICATE_KEY: 'duplicate key',
@@ -101,12 +142,16 @@ export function unprintableNodes(doc: Document, text: string, lines: LineCounter
   const problem = (what: string, range: readonly number[] | null | undefined): void => {
     results.push(errorResult('YAML_SYNTAX', `invalid YAML${file ? '' : ' in input'}: ${what} at ${where(range)}`, file ? { file: { ...file } } : {}));
   };
+  // Anchors met so far, in the order yaml's Alias.resolve searches them: calling resolve() per alias walks the
+  // whole document each time, quadratic in aliases (#12).
+  const anchors = new Set<string>();
   visit(doc, (_key, node) => {
     if (isAlias(node)) {
-      if (node.resolve(doc) === undefined) problem('an alias has no anchor', node.range);
+      if (!anchors.has(node.source)) problem('an alias has no anchor', node.range);
       return undefined;
     }
     const anchor = (node as { anchor?: string } | null)?.anchor;
+    if (anchor !== undefined) anchors.add(anchor);
     // The same test the yaml library applies before printing an anchor.
     if (anchor !== undefined && /[\x00-\x19\s,[\]{}]/.test(anchor)) problem('an anchor name holds a space or control character', (node as { range?: number[] }).range);
     const tag = (node as { tag?: string } | null)?.tag;

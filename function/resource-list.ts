@@ -5,7 +5,7 @@
 import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
-import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import { yaml11Result, type ReadMode } from './stream.ts';
@@ -41,6 +41,7 @@ export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: 
   if (subset?.length === 1 && subset[0]!.contents) return readList(subset[0]!.contents, text, undefined);
   const lines = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
+  addDuplicateKeyErrors(doc);
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
   const unprintable = unprintableNodes(doc, text, lines, undefined);
   if (unprintable.length > 0) return { results: unprintable };

@@ -19,6 +19,7 @@ export type ResultCode =
   | 'DEPRECATED_API'
   | 'UNMATCHABLE_KAGENT_HASH' // hashScheme kagent over a Secret whose values only the cluster has
   | 'BAD_ANNOTATION'
+  | 'TOO_MANY_REFERENCES' // a target names more sources than the operator's cap (#12)
   | 'MISSING_SOURCE'
   | 'MISSING_KEY'
   | 'MISSING_TEMPLATE'

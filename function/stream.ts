@@ -5,7 +5,7 @@ import { Composer, isMap, Parser, type Document } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
 import { child, childIn, stringValue } from './yaml-nodes.ts';
-import { LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
 import { memberNodes, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
@@ -52,6 +52,7 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
     const from = index === 0 ? 0 : starts[index]!;
     const to = index + 1 < starts.length ? starts[index + 1]! : text.length;
     const file: FileRef = index === 0 ? { path } : { path, index };
+    addDuplicateKeyErrors(doc);
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
     if (doc.errors.length === 0) results.push(...unprintableNodes(doc, text.slice(from, to), lines, file));
     if (doc.errors.length === 0 && doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') results.push(yaml11Result(file));

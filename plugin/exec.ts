@@ -1,5 +1,6 @@
-// Process edge: runs a renderer (kustomize, helm) as a child in its own process group, with a timeout and an
-// output limit; on timeout or on our own SIGTERM the whole group is killed, so no child outlives rollstamp.
+// Process edge: runs a renderer (kustomize, helm) as a child in its own process group, with a timeout, the
+// run's deadline and an output limit; on timeout or on our own SIGTERM the whole group is killed, so no child
+// outlives rollstamp.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RollstampError } from './errors.ts';
 
@@ -22,6 +23,31 @@ export interface RunOptions {
 }
 
 const running = new Set<ChildProcess>();
+let onRunning: ((any: boolean) => void) | undefined;
+let deadlineAt = Infinity;
+
+/**
+ * Calls `listener(true)` when the first child starts and `listener(false)` when the last one ends: main.ts
+ * catches SIGTERM only while there are children to kill, so during synchronous work (parsing) the default
+ * action ends the process at once (a JS handler cannot run until that work is done; #12).
+ */
+export function onChildrenRunning(listener: (any: boolean) => void): void {
+  onRunning = listener;
+}
+
+/** A deadline for every child started from now on (epoch ms): the run's, so a renderer cannot outlive it. */
+export function setRunDeadline(at: number): void {
+  deadlineAt = at;
+}
+
+function track(child: ChildProcess): void {
+  running.add(child);
+  if (running.size === 1) onRunning?.(true);
+}
+
+function untrack(child: ChildProcess): void {
+  if (running.delete(child) && running.size === 0) onRunning?.(false);
+}
 
 /** Kills every running child's process group (SIGTERM, then SIGKILL after 2 s). Used on our own SIGTERM. */
 export function killChildren(): void {
@@ -56,7 +82,7 @@ export function runCommand(argv: readonly string[], what: string, options: RunOp
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group, so a kill reaches the renderer's children too
     });
-    running.add(child);
+    track(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -65,7 +91,11 @@ export function runCommand(argv: readonly string[], what: string, options: RunOp
       failure ??= why;
       killGroup(child);
     };
-    const timer = setTimeout(() => fail(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+    const leftMs = deadlineAt - Date.now();
+    const timer =
+      leftMs < options.timeoutMs
+        ? setTimeout(() => fail('timed out at the deadline of the whole run (ROLLSTAMP_RENDER_TIMEOUT_SECONDS)'), Math.max(0, leftMs))
+        : setTimeout(() => fail(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > options.maxOutputBytes) fail(`printed more than ${options.maxOutputBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
@@ -76,13 +106,13 @@ export function runCommand(argv: readonly string[], what: string, options: RunOp
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      running.delete(child);
+      untrack(child);
       const why = e.code === 'ENOENT' ? `${argv[0]} is not installed (not found on PATH)` : `could not start ${argv[0]}`;
       reject(new CommandError(`${what}: ${why}`, argv, ''));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      running.delete(child);
+      untrack(child);
       const stderr = Buffer.concat(err).toString('utf8');
       if (failure) reject(new CommandError(`${what}: ${failure}`, argv, stderr));
       else if (code !== 0) reject(new CommandError(`${what}: ${argv[0]} failed (${signal ? `signal ${signal}` : `exit ${code}`})`, argv, stderr));

@@ -6,7 +6,7 @@ import type { Config } from '../function/config.ts';
 import { planStamp, type FetchedSources, type LiveNeed } from '../function/index.ts';
 import type { Item } from '../function/resource-list.ts';
 import { hasErrors } from '../function/results.ts';
-import { UsageError } from './errors.ts';
+import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 
@@ -30,6 +30,10 @@ export const LIVE_DEADLINE_ENV = 'ROLLSTAMP_LIVE_DEADLINE_SECONDS';
 export const LIVE_ENV = 'ROLLSTAMP_LIVE';
 export const LIVE_NAMESPACES_ENV = 'ROLLSTAMP_LIVE_NAMESPACES';
 export const KUBE_CONTEXT_ENV = 'ROLLSTAMP_KUBE_CONTEXT';
+/** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
+export const MAX_LIVE_READS_ENV = 'ROLLSTAMP_MAX_LIVE_READS';
+/** Default: 500 reads per run. */
+export const DEFAULT_MAX_LIVE_READS = 500;
 
 /** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
 export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
@@ -64,6 +68,7 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
 /**
  * Reads what the core needs from the cluster under `config.live`; undefined when nothing is to be read.
  * - Planning errors are left for applyStamp to report (it finds the same ones).
+ * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
 export async function readLiveSources(items: readonly Item[], config: Config, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
@@ -76,6 +81,10 @@ export async function readLiveSources(items: readonly Item[], config: Config, se
     else io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
   }
   if (inScope.length === 0) return new Map();
+  const maxReads = positiveWholeEnv(io, MAX_LIVE_READS_ENV, 'reads') ?? DEFAULT_MAX_LIVE_READS;
+  if (inScope.length > maxReads) {
+    throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
+  }
   const { readLive, LIVE_DEFAULTS } = await import('./live/reader.ts');
   const deadlineMs = Math.min(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadlineCapMs ?? Infinity);
   const requestTimeoutMs = secondsSetting(io, LIVE_TIMEOUT_ENV);

@@ -2,7 +2,7 @@
 // succeeded, and flushed before exit (process.exit would cut a pipe). Errors are one line, no stack.
 import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
-import { killChildren } from './exec.ts';
+import { killChildren, onChildrenRunning } from './exec.ts';
 import { oneLine } from '../function/results.ts';
 import type { Io } from './io.ts';
 
@@ -27,7 +27,19 @@ const io: Io = {
   },
   writeStdout: (text) =>
     new Promise((resolve, reject) => {
-      process.stdout.write(text, (err) => (err && isEpipe(err) ? process.exit(SIGPIPE_STATUS) : err ? reject(err) : resolve()));
+      // A SIGTERM now must not cut the output short: let the write finish, then end as terminated.
+      let terminated = false;
+      const later = (): void => {
+        terminated = true;
+      };
+      process.on('SIGTERM', later);
+      process.stdout.write(text, (err) => {
+        process.off('SIGTERM', later);
+        if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
+        if (terminated) terminate(' after the output was written');
+        if (err) reject(err);
+        else resolve();
+      });
     }),
   writeStderr: (text) => {
     process.stderr.write(text);
@@ -37,12 +49,18 @@ const io: Io = {
   cwd: process.cwd(),
 };
 
-// Argo CD's cmp-server SIGTERMs the process group at its deadline: stop the renderers, print nothing more.
-process.once('SIGTERM', () => {
+function terminate(when: string): never {
   killChildren();
-  process.stderr.write('rollstamp: terminated (SIGTERM)\n');
+  process.stderr.write(`rollstamp: terminated (SIGTERM)${when}\n`);
   process.exit(143);
-});
+}
+
+// Argo CD's cmp-server SIGTERMs the process group at its deadline. SIGTERM is caught only while renderers run
+// (to kill their process groups) and while the output is written (so it is never cut short). Otherwise the
+// default action ends the process at once: a handler could not run before synchronous work (parsing a large
+// input) returns, and until the output is written there is nothing to clean up and nothing on stdout (#12).
+const onTerm = (): void => terminate('');
+onChildrenRunning((any) => (any ? process.on('SIGTERM', onTerm) : process.off('SIGTERM', onTerm)));
 
 const argv = process.argv.slice(2);
 const debug = argv.includes('--debug');

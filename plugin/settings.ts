@@ -5,7 +5,7 @@ import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config.ts';
-import { PARSE_OPTIONS } from '../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
 import type { ReadMode } from '../function/stream.ts';
 import { findUnsafeNode } from '../function/yaml-nodes.ts';
@@ -20,6 +20,8 @@ export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
 export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 /** `full` reads every stream with the yaml library instead of the fast subset reader (an escape hatch). */
 export const READER_ENV = 'ROLLSTAMP_READER';
+/** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
+export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
@@ -46,6 +48,7 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
 /** A config file's bytes (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
 export function parseConfigText(bytes: Uint8Array, path: string): unknown {
   const doc = parseDocument(decode(bytes, path), PARSE_OPTIONS);
+  addDuplicateKeyErrors(doc);
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
   return plainObject(doc.contents, path);
 }
@@ -106,6 +109,15 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The config with the operator's caps from the environment (`ROLLSTAMP_MAX_REFERENCES`); they are never read
+ * from a functionConfig or a repository.
+ */
+export function withOperatorLimits(config: Config, io: Io): Config {
+  const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
+  return maxReferences === undefined ? config : { ...config, maxReferences };
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

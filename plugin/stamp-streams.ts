@@ -8,7 +8,7 @@ import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
-import { loadHashKey, maxInputBytes, readModes } from './settings.ts';
+import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -43,12 +43,13 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  */
 export async function stampFiles(
   files: readonly InputFile[],
-  config: Config,
+  settings: Config,
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
   core: Pick<StampOptions, 'keyDigests'> = {},
 ): Promise<StreamRun> {
+  const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
   let fetched: { sources: FetchedSources | undefined } | undefined;

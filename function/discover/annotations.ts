@@ -9,22 +9,31 @@ import type { SourceRef } from './pod-spec.ts';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
-/** References from the extra-dependency annotations; a malformed entry is a BAD_ANNOTATION error. */
-export function annotationRefs(obj: KObject, results: Result[]): SourceRef[] {
+/**
+ * References from the extra-dependency annotations; a malformed entry is a BAD_ANNOTATION error.
+ * - Reads at most `max` + 1 entries in all (good or malformed), so a multi-megabyte annotation costs no more
+ *   than the cap: the caller refuses a target over it (#12).
+ */
+export function annotationRefs(obj: KObject, results: Result[], max: number): SourceRef[] {
   const refs: SourceRef[] = [];
+  let seen = 0;
   for (const [key, cls] of [[EXTRA_SECRETS_ANNOTATION, 'Secret'], [EXTRA_CONFIGMAPS_ANNOTATION, 'ConfigMap']] as const) {
     const value = obj.annotations.get(key);
     if (value === undefined) continue;
     const field = formatPath(['metadata', 'annotations', key]);
-    value
-      .split(',')
-      .map((e) => e.trim())
-      .filter((e) => e !== '')
-      .forEach((entry, i) => {
-        const ref = parseEntry(entry, cls, field);
-        if (ref) refs.push(ref);
-        else results.push(errorResult('BAD_ANNOTATION', `entry ${i + 1} is not a name or namespace/name`, obj.subject, field));
-      });
+    let i = 0;
+    for (let from = 0; from <= value.length && seen <= max; ) {
+      const comma = value.indexOf(',', from);
+      const to = comma === -1 ? value.length : comma;
+      const entry = value.slice(from, to).trim();
+      from = to + 1;
+      if (entry === '') continue;
+      i++;
+      seen++;
+      const ref = parseEntry(entry, cls, field);
+      if (ref) refs.push(ref);
+      else results.push(errorResult('BAD_ANNOTATION', `entry ${i} is not a name or namespace/name`, obj.subject, field));
+    }
   }
   return refs;
 }

@@ -3,7 +3,7 @@ import type { Target } from '../targets.ts';
 import type { Inventory, KObject, SourceClass } from '../inventory.ts';
 import { agentRefs, modelConfigRefs, type ObjectRef } from './kagent.ts';
 import { sourceId } from '../inventory.ts';
-import type { Result } from '../results.ts';
+import { errorResult, type Result } from '../results.ts';
 import { NodeReader } from '../yaml-nodes.ts';
 import { annotationRefs } from './annotations.ts';
 import { podSpecRefs, type SourceRef } from './pod-spec.ts';
@@ -44,24 +44,34 @@ export interface Dependencies {
   objects: ObjectRef[];
 }
 
-/** The dependencies of a target (for a rendered agent Deployment: its Agent's). */
-export function discoverDependencies(target: Target, inventory: Inventory, results: Result[]): Dependencies {
+/**
+ * The dependencies of a target (for a rendered agent Deployment: its Agent's).
+ * - More than `maxReferences` references (before merging) is one TOO_MANY_REFERENCES error and no
+ *   dependencies: the work (and, with live reads, the requests) per target stays bounded (#12).
+ */
+export function discoverDependencies(target: Target, inventory: Inventory, results: Result[], maxReferences: number): Dependencies {
   const { obj } = target;
   const reader = new NodeReader(obj.subject, results);
+  const capped = (refs: readonly SourceRef[], objects: Dependencies['objects']): Dependencies => {
+    if (refs.length + objects.length <= maxReferences) return { uses: mergeRefs(obj, refs), objects };
+    const message = `names more than ${maxReferences} Secrets, ConfigMaps and objects (pod spec, rollstamp.dev/secrets and rollstamp.dev/configmaps together); the limit is ROLLSTAMP_MAX_REFERENCES`;
+    results.push(errorResult('TOO_MANY_REFERENCES', message, obj.subject));
+    return { uses: [], objects: [] };
+  };
   switch (target.mode) {
     case 'agent': {
       const found = agentRefs(obj, reader, inventory);
-      return { uses: mergeRefs(obj, found.refs), objects: found.objects };
+      return capped(found.refs, found.objects);
     }
     case 'model-config':
-      return { uses: mergeRefs(obj, modelConfigRefs(obj, reader)), objects: [] };
+      return capped(modelConfigRefs(obj, reader), []);
     case 'agent-deployment':
-      return discoverDependencies(target.agent!, inventory, results);
+      return discoverDependencies(target.agent!, inventory, results, maxReferences);
     case 'workload': {
       const templatePath = target.templatePath ?? [];
       const spec = reader.mapIn(obj.item.node, [], [...templatePath, 'spec']);
-      const refs = [...(spec ? podSpecRefs(spec, [...templatePath, 'spec'], reader) : []), ...annotationRefs(obj, results)];
-      return { uses: mergeRefs(obj, refs), objects: [] };
+      const podRefs = spec ? podSpecRefs(spec, [...templatePath, 'spec'], reader) : [];
+      return capped([...podRefs, ...annotationRefs(obj, results, Math.max(0, maxReferences - podRefs.length))], []);
     }
   }
 }

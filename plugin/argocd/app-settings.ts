@@ -35,6 +35,9 @@ export const OPERATOR_ONLY = [
   'context',
   'liveTimeoutSeconds',
   'liveDeadlineSeconds',
+  // work caps (#12): ROLLSTAMP_MAX_REFERENCES, ROLLSTAMP_MAX_LIVE_READS
+  'maxReferences',
+  'maxLiveReads',
 ];
 /** Comes from Argo CD (the destination namespace), never from the repository. */
 const FROM_ARGOCD = ['defaultNamespace'];

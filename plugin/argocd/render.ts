@@ -8,15 +8,13 @@ import { InputError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
-import { positiveWholeEnv } from '../settings.ts';
+import { renderTimeoutSeconds } from '../run-deadline.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
 import { cleanSourcePath, repoRoot } from './repo-root.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-/** Default renderer timeout, below Argo CD's 60 s repo-server deadline. */
-const DEFAULT_TIMEOUT_SECONDS = 45;
 
 export type Renderer = 'kustomize' | 'helm' | 'directory';
 
@@ -42,7 +40,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
   await checkRenderTree(renderer, io.cwd, repoRoot(io));
-  const deadline = Date.now() + 1000 * timeoutSeconds(io);
+  const deadline = Date.now() + 1000 * renderTimeoutSeconds(io);
   const run: RunRenderer = (command, doing) =>
     runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: maxBytes });
   const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
@@ -81,10 +79,6 @@ function kustomizeArgv(io: Io): string[] {
     for (const v of (io.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--helm-api-versions', v);
   }
   return argv;
-}
-
-function timeoutSeconds(io: Io): number {
-  return positiveWholeEnv(io, 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS', 'seconds') ?? DEFAULT_TIMEOUT_SECONDS;
 }
 
 function onPath(command: string, io: Io): boolean {

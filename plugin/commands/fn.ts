@@ -9,7 +9,7 @@ import { readLiveSources } from '../live-sources.ts';
 import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize } from '../settings.ts';
+import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize, withOperatorLimits } from '../settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -39,7 +39,7 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   for (const pass of readModes(io)) {
     const parsed = parseResourceList(text, pass);
     if ('results' in parsed) throw new InputError(summarize(parsed.results));
-    const config = configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig');
+    const config = withOperatorLimits(configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
     const hashKey = await loadHashKey(config, io);
     fetched ??= { sources: await readLiveSources(parsed.rl.items, config, {}, io) };
     const sources = fetched.sources;

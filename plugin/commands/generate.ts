@@ -10,6 +10,8 @@ import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
+import { setRunDeadline } from '../exec.ts';
+import { RunDeadline } from '../run-deadline.ts';
 import { stampFiles } from '../stamp-streams.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
@@ -30,31 +32,42 @@ ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, 
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
 Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
-ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45),
-ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own error output),
-ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm kustomize.buildOptions),
+ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45: the deadline of the
+whole run, render, live reads and stamping together),
+ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own
+error output), ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm
+kustomize.buildOptions),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
-ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30; render and reads stay within 55 s).
+ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
+ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
-/** Render and live reads together stay below Argo CD's 60 s plugin timeout. */
-const GENERATE_BUDGET_MS = 55_000;
-
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
-  const started = Date.now();
+  const deadline = new RunDeadline(io, Date.now());
+  setRunDeadline(deadline.at);
+  try {
+    return await generate(io, deadline);
+  } finally {
+    setRunDeadline(Infinity); // a process may run several commands (the tests run them in-process)
+  }
+}
+
+async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   const { config, output, settingsBytes } = await readAppSettings(io);
   // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
   const limit = maxInputBytes(io) - settingsBytes;
   if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit);
+  deadline.check(`rendering ${renderer}`);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
-  const live = { ...liveSettingsForGenerate(io), deadlineCapMs: Math.max(1, GENERATE_BUDGET_MS - (Date.now() - started)) };
+  const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
   const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined, live);
+  deadline.check('stamping');
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);

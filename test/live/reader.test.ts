@@ -139,13 +139,14 @@ it('500 forever: fails after 1 + maxRetries attempts, within the deadline, and r
 it('503 forever with a short deadline: stops retrying before the deadline and says so', () =>
   withServer({}, async (server, kubeconfig) => {
     server.always(secretPath('ns', 's'), { kind: 'status', code: 503, retryAfter: '30' });
-    const { ms } = await expectFailure(
+    await expectFailure(
       () => readLive([secret('ns', 's')], { kubeconfig, env: cleanEnv(), ...FAST, deadlineMs: 1500 }),
       'http',
       [/^live read of Secret ns\/s: HTTP 503 after 1 attempt; a retry in 2 s would pass the deadline$/],
       1500,
     );
-    assert.ok(ms < 500, `gave up at once, took ${ms}`);
+    // "a retry in 2 s would pass the deadline" is said only when it gives up without waiting, and one request
+    // was made: that shows it gave up at once (an absolute 500 ms bound could fail under load, #12).
     assert.is(server.count(), 1);
   }));
 

@@ -50,8 +50,17 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 export const FAST = { requestTimeoutMs: 1000, deadlineMs: 4000, maxRetries: 4 } as const;
 
 /**
+ * Time a loaded machine may add to a timer-driven failure (TLS set-up, the client's first load, a late
+ * timer). The failure kind and message show which timer fired (a request timeout, a retry budget, the
+ * deadline); the time bound only catches a hang, so it carries this margin (#12: absolute bounds of a few
+ * hundred ms failed under load).
+ */
+export const LOAD_MARGIN_MS = 2000;
+
+/**
  * Awaits a promise that must reject with a LiveReadError and checks the message: one line, matches every
- * pattern, and contains no secret value, token or Status message. `withinMs` bounds how long it took.
+ * pattern, and contains no secret value, token or Status message. It must end within `withinMs` (the
+ * mechanism's own bound) + LOAD_MARGIN_MS.
  */
 export async function expectFailure(
   run: () => Promise<unknown>,
@@ -78,6 +87,6 @@ export async function expectFailure(
   for (const secretText of [VALUE_MARKER, TOKEN, STATUS_MESSAGE_MARKER, 'BEGIN', 'PRIVATE']) {
     assert.not.ok(message.includes(secretText), `message leaks ${secretText}: ${message}`);
   }
-  assert.ok(ms <= withinMs, `took ${ms} ms, limit ${withinMs} ms: ${message}`);
+  assert.ok(ms <= withinMs + LOAD_MARGIN_MS, `took ${ms} ms, limit ${withinMs} + ${LOAD_MARGIN_MS} ms: ${message}`);
   return { message, ms };
 }

@@ -2,7 +2,7 @@
 // the fast path rests on. Returns the first difference as a sentence (no values: test data may be secret-like),
 // or undefined when the subset reader declined or agrees.
 import { isMap, isScalar, isSeq, parseAllDocuments, Scalar } from 'yaml';
-import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
 import { readSubsetStream } from '../../function/subset-yaml.ts';
 import { blockIndent, flowStart, keyOffset, leadingCommentOffset } from '../../function/yaml-nodes.ts';
 
@@ -13,6 +13,7 @@ export function compareWithYaml(text: string): Verdict {
   if (!subset) return { accepted: false };
   const full = parseAllDocuments(text, PARSE_OPTIONS);
   const fullDocs = Array.isArray(full) ? full : [];
+  fullDocs.forEach(addDuplicateKeyErrors);
   const fail = (difference: string): Verdict => ({ accepted: true, difference });
   const errors = fullDocs.flatMap((d) => [...d.errors, ...d.warnings].map((e) => e.code));
   if (errors.length > 0) return fail(`the yaml library reports ${errors.join(', ')}`);

@@ -76,6 +76,8 @@ const OPERATOR_SETTINGS = [
   'context',
   'liveTimeoutSeconds',
   'liveDeadlineSeconds',
+  'maxReferences',
+  'maxLiveReads',
 ];
 const snake = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 const kebab = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { matchesSelector, parseSelector } from '../../function/selector.ts';
+import { matchesSelector, MAX_REQUIREMENTS, MAX_SET_VALUES, parseSelector } from '../../function/selector.ts';
 
 const matches = (sel: string, labels: Record<string, string>): boolean => {
   const p = parseSelector(sel);
@@ -32,5 +32,26 @@ for (const bad of ['', 'a=b,', 'a in (b', '=x', 'a=b c', 'Bad Key=1']) {
     assert.ok('error' in parseSelector(bad));
   });
 }
+
+test('a selector of exactly MAX_REQUIREMENTS terms is read; one more is refused, naming the limit (#12)', () => {
+  const terms = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}=v`).join(',');
+  const ok = parseSelector(terms(MAX_REQUIREMENTS));
+  assert.ok('selector' in ok && ok.selector.length === MAX_REQUIREMENTS);
+  const over = parseSelector(terms(MAX_REQUIREMENTS + 1));
+  assert.equal(over, { error: `more than ${MAX_REQUIREMENTS} requirements` });
+});
+
+test('a set of exactly MAX_SET_VALUES values is read; one more is refused (#12)', () => {
+  const set = (n: number): string => `env in (${Array.from({ length: n }, (_, i) => `v${i}`).join(',')})`;
+  const ok = parseSelector(set(MAX_SET_VALUES));
+  assert.ok('selector' in ok && ok.selector[0]!.op === 'in' && ok.selector[0]!.values.length === MAX_SET_VALUES);
+  const over = parseSelector(set(MAX_SET_VALUES + 1));
+  assert.ok('error' in over && over.error.startsWith(`more than ${MAX_SET_VALUES} values`), JSON.stringify(over).slice(0, 200));
+});
+
+test('an error quotes at most 80 characters of a bad term (#12)', () => {
+  const r = parseSelector(`${'a'.repeat(10_000)}=b-`);
+  assert.ok('error' in r && r.error.length < 200, 'short message');
+});
 
 test.run();

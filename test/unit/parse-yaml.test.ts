@@ -1,0 +1,43 @@
+// addDuplicateKeyErrors makes the yaml library's own uniqueKeys check in linear time (#12): for each text,
+// the DUPLICATE_KEY errors (count and positions) equal those the library reports with uniqueKeys on.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseAllDocuments } from 'yaml';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+
+const CASES: Array<[string, string, number]> = [
+  ['block map', 'a: 1\nb: 2\na: 3\n', 1],
+  ['three times', 'a: 1\na: 2\na: 3\n', 2],
+  ['flow map', '{a: 1, b: 2, a: 3}\n', 1],
+  ['nested maps are separate', 'a: {x: 1}\nb: {x: 2}\n', 0],
+  ['inside a nested map', 'a:\n  x: 1\n  x: 2\n', 1],
+  ['inside a sequence', '- {x: 1, x: 2}\n- x: 1\n  x: 2\n', 2],
+  ['a quoted key equals a plain one', 'a: 1\n"a": 2\n', 1],
+  ['1 and "1" differ', '1: a\n"1": b\n', 0],
+  ['0x1 and 1 are both 1', '0x1: a\n1: b\n', 1],
+  ['true twice', 'true: a\ntrue: b\n', 1],
+  ['null keys', '? \n: a\n~: b\n', 1],
+  ['.nan is never equal', '.nan: a\n.nan: b\n', 0],
+  ['an anchored key', '&k a: 1\na: 2\n', 1],
+  ['alias keys are not compared by value', 'x: &k a\n*k : 1\na: 2\n', 0],
+  ['collection keys are never equal', '? [a]\n: 1\n? [a]\n: 2\n', 0],
+  ['several documents', 'a: 1\na: 2\n---\nb: 1\nb: 2\n', 2],
+  ['a big map with one repeat at the end', `${Array.from({ length: 2000 }, (_, i) => `k${i}: v`).join('\n')}\nk7: again\n`, 1],
+];
+
+const dupPositions = (docs: ReturnType<typeof parseAllDocuments>): number[][] =>
+  (Array.isArray(docs) ? docs : [docs]).flatMap((d) => d.errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => [...e.pos]));
+
+for (const [name, text, count] of CASES) {
+  test(`duplicate keys, ${name}: the same errors as the yaml library's uniqueKeys (${count})`, () => {
+    const theirs = dupPositions(parseAllDocuments(text, { ...PARSE_OPTIONS, uniqueKeys: true }));
+    const docs = parseAllDocuments(text, PARSE_OPTIONS);
+    assert.is(dupPositions(docs).length, 0, 'PARSE_OPTIONS leaves the check to addDuplicateKeyErrors');
+    for (const d of Array.isArray(docs) ? docs : [docs]) addDuplicateKeyErrors(d);
+    const ours = dupPositions(docs);
+    assert.is(theirs.length, count, 'the library finds the expected number');
+    assert.equal(ours, theirs);
+  });
+}
+
+test.run();
