@@ -6,6 +6,7 @@ import type { Io } from './io.ts';
 const HINTS: Record<string, string> = {
   fn: 'rollstamp (= rollstamp fn) is a KRM function and reads a ResourceList on stdin, e.g. kpt fn eval DIR --exec rollstamp; to stamp files: rollstamp stamp manifests/',
   stamp: 'rollstamp stamp reads manifests from stdin, which is a terminal: name files or directories (rollstamp stamp manifests/) or pipe them in (kustomize build . | rollstamp stamp -)',
+  diff: 'rollstamp diff reads one render from stdin (-), which is a terminal: name both renders (rollstamp diff old.yaml new/) or pipe one in (kustomize build . | rollstamp diff old.yaml -)',
   explain: 'rollstamp explain reads manifests from stdin, which is a terminal: name files or directories (rollstamp explain manifests/) or pipe them in (kustomize build . | rollstamp explain -)',
 };
 

@@ -12,6 +12,7 @@ import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
 import { maxInputBytes, summarize } from '../settings.ts';
 import { stampFiles, type StreamRun } from '../stamp-streams.ts';
+import { refuseTerminalStdin } from '../terminal-hint.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -64,6 +65,7 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   if (positionals.length !== 2) throw new UsageError('diff needs two renders: rollstamp diff OLD NEW (one of them may be -)');
   const [oldPath, newPath] = positionals as [string, string];
   if (oldPath === '-' && newPath === '-') throw new UsageError('only one of OLD and NEW can be - (standard input)');
+  refuseTerminalStdin('diff', [oldPath, newPath], io);
   const config = await configFromFlags(values, io);
   const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);

@@ -123,6 +123,14 @@ test('bare rollstamp, rollstamp stamp and stamp - at a terminal print a hint (ex
   }
 });
 
+test('diff with - at a terminal prints a hint instead of waiting; two paths at a terminal still work', async () => {
+  const hint = await runInProcess(['diff', 'examples/basic/app.yaml', '-'], { stdinIsTTY: true });
+  assert.is(hint.code, 2);
+  assert.match(hint.stderr, /^rollstamp: rollstamp diff reads one render from stdin \(-\), which is a terminal/);
+  const paths = await runInProcess(['diff', 'examples/basic/app.yaml', 'examples/basic/app.yaml'], { stdinIsTTY: true });
+  assert.is(paths.code, 0, paths.stderr);
+});
+
 test('at a terminal, paths still work; piped input is read as before', async () => {
   const withPath = await runInProcess(['stamp', 'examples/basic/app.yaml'], { stdinIsTTY: true });
   assert.is(withPath.code, 0, withPath.stderr);
