@@ -5,7 +5,7 @@
 // naming the object and field instead of guessing.
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node } from 'yaml';
 import { jsonStreamAsYaml } from './json-stream.ts';
-import { PARSE_OPTIONS } from './parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from './parse-yaml.ts';
 import { errorResult, type ResourceRef, type Result } from './results.ts';
 import { resolveYaml11, yaml11KeyString, type Yaml11Value } from './yaml11.ts';
 import { formatPath, type FieldPath } from './yaml-nodes.ts';
@@ -37,6 +37,7 @@ export function toKubernetesJson(text: string): { text: string } | { results: Re
   const lines: string[] = [];
   const results: Result[] = [];
   for (const doc of parseAllDocuments(jsonStreamAsYaml(text), PARSE_OPTIONS) as Document[]) {
+    addDuplicateKeyErrors(doc);
     if (doc.errors.length > 0) return { results: [errorResult('YAML_SYNTAX', 'JSON output: the stamped stream does not read back as YAML')] };
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
     const converter = new Converter(doc);

@@ -1,6 +1,6 @@
 // Read stage: the one set of yaml options rollstamp parses with, and YAML errors as results.
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Scalar, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 import { errorResult, type FileRef, type Result } from './results.ts';
 
@@ -31,7 +31,7 @@ function keepNumberSource(tags: Tags): Tags {
  * - `uniqueKeys` is off because the library's check is quadratic: for each key it scans every earlier key of
  *   the same map (`mapIncludes` → `items.some`, yaml 2.9 `compose/util-map-includes.js`), so one map of 80k
  *   keys took over a minute. Every document parsed with these options must go through `addDuplicateKeyErrors`,
- *   which makes the same check in linear time (#12).
+ *   which makes the same check in linear time (#12): `parseYamlDocument` does both.
  */
 export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: keepNumberSource,
@@ -43,6 +43,16 @@ export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   keepSourceTokens: true,
   logLevel: 'error',
 };
+
+/**
+ * One document parsed with PARSE_OPTIONS (plus `extra`, e.g. a lineCounter) and checked for duplicate keys:
+ * the way to parse a single document, so no caller can forget the check that PARSE_OPTIONS leaves out.
+ */
+export function parseYamlDocument(text: string, extra: ParseOptions = {}): Document.Parsed {
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, ...extra });
+  addDuplicateKeyErrors(doc);
+  return doc;
+}
 
 /**
  * Adds a DUPLICATE_KEY error to `doc.errors` for every key equal to an earlier key of the same map, as the

@@ -2,10 +2,10 @@
 // Output is the input text with the stamp edits and results appended; when that cannot be done, the
 // Document, edited in place, is printed again, so comments, key order, quoting and unknown fields survive.
 // A list in the YAML subset is read by the subset reader (fast) and can only be written by text edits.
-import { isMap, isScalar, isSeq, parseDocument, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
 import { detectFormat } from './format.ts';
-import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import { yaml11Result, type ReadMode } from './stream.ts';
@@ -40,8 +40,7 @@ export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: 
   const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
   if (subset?.length === 1 && subset[0]!.contents) return readList(subset[0]!.contents, text, undefined);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
-  addDuplicateKeyErrors(doc);
+  const doc = parseYamlDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
   const unprintable = unprintableNodes(doc, text, lines, undefined);
   if (unprintable.length > 0) return { results: unprintable };

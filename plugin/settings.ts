@@ -3,9 +3,8 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config.ts';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../function/parse-yaml.ts';
+import { parseYamlDocument } from '../function/parse-yaml.ts';
 import { formatResult, type Result } from '../function/results.ts';
 import type { ReadMode } from '../function/stream.ts';
 import { findUnsafeNode } from '../function/yaml-nodes.ts';
@@ -47,8 +46,7 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
 
 /** A config file's bytes (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
 export function parseConfigText(bytes: Uint8Array, path: string): unknown {
-  const doc = parseDocument(decode(bytes, path), PARSE_OPTIONS);
-  addDuplicateKeyErrors(doc);
+  const doc = parseYamlDocument(decode(bytes, path));
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
   return plainObject(doc.contents, path);
 }

@@ -5,8 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
-import { PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { parseYamlDocument } from '../../function/parse-yaml.ts';
 import { InputError } from '../errors.ts';
 import { checkLink, isInside } from '../link-check.ts';
 
@@ -128,7 +127,7 @@ async function descriptor(path: string, root: string): Promise<unknown> {
   const cannot = `${shown}: cannot be read to check its local dependencies`;
   if (!info.isFile() || info.size > MAX_DESCRIPTOR_BYTES) throw new InputError(cannot);
   try {
-    const doc = parseDocument((await readFile(path)).toString('utf8'), PARSE_OPTIONS);
+    const doc = parseYamlDocument((await readFile(path)).toString('utf8'));
     if (doc.errors.length > 0) throw new Error('invalid');
     return doc.toJS({ maxAliasCount: 100 });
   } catch {

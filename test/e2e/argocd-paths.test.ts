@@ -134,4 +134,9 @@ withHelm('in-bound links stay allowed: a chart file linked to a shared file in t
   assert.match(r.stdout, /key: "shared-in-repo\\n"/);
 });
 
+test('a kustomization with a duplicate key is refused before kustomize runs: the walk must read what kustomize reads (#12)', () => {
+  const repo = repository({ 'apps/web/kustomization.yaml': 'resources:\n- ../../../other-tenant\nresources:\n- ../../base\n', 'base/kustomization.yaml': 'resources: []\n' });
+  assertFailsClosed(generateIn(repo, { path: 'apps/web' }), { code: 1, message: /^rollstamp: apps\/web\/kustomization\.yaml: cannot be read to check its local dependencies$/m });
+});
+
 test.run();
