@@ -85,7 +85,8 @@ function hasMergeKey(map: YAMLMap): boolean {
   return childPair(map, '<<') !== undefined;
 }
 
-function isLocalConfig(entry: YAMLMap): boolean {
+/** True for an object marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
+export function isLocalConfig(entry: YAMLMap): boolean {
   const meta = child(entry, 'metadata');
   const annotations = isMapNode(meta) ? child(meta, 'annotations') : undefined;
   return isMapNode(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';

@@ -2,12 +2,10 @@
 // keeps its original text, and only a document rollstamp changed is printed again, so everything else stays
 // byte-identical. Streams are read by the subset reader when they fit it (fast), else by the yaml library.
 import { Composer, isMap, Parser, type Document } from 'yaml';
-import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
 import { detectFormat } from './format.ts';
-import { child, childIn, stringValue } from './yaml-nodes.ts';
 import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
-import { memberNodes, unwrapList } from './list-wrappers.ts';
+import { isLocalConfig, memberNodes, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from './results.ts';
 import type { Item } from './resource-list.ts';
 import { readSubsetStream } from './subset-yaml.ts';
@@ -103,11 +101,8 @@ export function yaml11Result(file: FileRef | undefined): Result {
 }
 
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
-export function isLocalConfig(d: StreamDoc): boolean {
-  const contents = d.contents;
-  if (!isMap(contents)) return false;
-  const annotations = childIn(contents, ['metadata', 'annotations']);
-  return isMap(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';
+export function isLocalConfigDoc(d: StreamDoc): boolean {
+  return isMap(d.contents) && isLocalConfig(d.contents);
 }
 
 /**

@@ -3,7 +3,7 @@
 // Argo CD prune the whole application.
 import { toKubernetesJson } from '../../function/kubernetes-json.ts';
 import { hasErrors } from '../../function/results.ts';
-import { isLocalConfig } from '../../function/stream.ts';
+import { isLocalConfigDoc } from '../../function/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
@@ -66,7 +66,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfig(d) : undefined, live);
+  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live);
   deadline.check('stamping');
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {
