@@ -4,7 +4,13 @@
 // Anything newer (kagent main serves kagent.dev/v1alpha3, where SandboxAgentSpec has no `deployment` and the
 // AgentTemplate/Harness API rebuilds agents from immutable revisions that track their Secrets) passes through
 // untouched: a field written there would be pruned or rejected by the API server.
-import type { KObject } from './inventory.ts';
+
+/** What this module reads of an object (an inventory KObject has it): no import of the inventory's types. */
+interface KindAndVersion {
+  group: string;
+  kind: string;
+  apiVersion: string;
+}
 
 export const KAGENT_GROUP = 'kagent.dev';
 
@@ -26,7 +32,7 @@ const UNRELEASED_KINDS: ReadonlySet<string> = new Set(['AgentTemplate', 'Harness
  *   serves: never written;
  * - undefined: not a kagent object rollstamp interprets (RemoteMCPServer and others are only read).
  */
-export function kagentVersionSupport(obj: KObject): 'supported' | 'unsupported' | undefined {
+export function kagentVersionSupport(obj: KindAndVersion): 'supported' | 'unsupported' | undefined {
   if (obj.group !== KAGENT_GROUP) return undefined;
   const released = RELEASED.get(obj.kind);
   if (released) return released.includes(obj.apiVersion.slice(KAGENT_GROUP.length + 1)) ? 'supported' : 'unsupported';
@@ -34,7 +40,7 @@ export function kagentVersionSupport(obj: KObject): 'supported' | 'unsupported' 
 }
 
 /** The warning text for an unsupported version: names the apiVersion and why nothing is written. */
-export function unsupportedVersionMessage(obj: KObject): string {
+export function unsupportedVersionMessage(obj: KindAndVersion): string {
   const version = obj.apiVersion.slice(KAGENT_GROUP.length + 1);
   const released = RELEASED.get(obj.kind);
   const served = released ? `released kagent serves ${obj.kind} as ${released.map((v) => `${KAGENT_GROUP}/${v}`).join(', ')}` : `no released kagent serves ${obj.kind}`;
