@@ -8,7 +8,7 @@ import { InputError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
-import { renderTimeoutSeconds } from '../run-deadline.ts';
+import type { RunDeadline } from '../run-deadline.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
@@ -31,18 +31,17 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  * - kustomize: `kustomize build .` when `kustomize` is on PATH, else `kubectl kustomize .`, with the
  *   operator's ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (argocd-cm `kustomize.buildOptions`).
  * - helm: see `renderHelm`.
- * - Before either runs, `checkRenderTree`; one deadline (ROLLSTAMP_RENDER_TIMEOUT_SECONDS) covers every
- *   command of the render, and their output counts against `maxBytes`.
+ * - Before either runs, `checkRenderTree`; every command of the render gets what is left of the run's
+ *   `deadline` (ROLLSTAMP_RENDER_TIMEOUT_SECONDS), and their output counts against `maxBytes`.
  */
-export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number): Promise<InputFile[]> {
+export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number, deadline: RunDeadline): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
   await checkRenderTree(renderer, io.cwd, repoRoot(io));
-  const deadline = Date.now() + 1000 * renderTimeoutSeconds(io);
   const run: RunRenderer = (command, doing) =>
-    runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: Math.max(1, deadline - Date.now()), maxOutputBytes: maxBytes });
+    runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
   const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {

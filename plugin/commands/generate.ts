@@ -61,7 +61,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   const limit = maxInputBytes(io) - settingsBytes;
   if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
-  const files = await renderApp(renderer, config, io, limit);
+  const files = await renderApp(renderer, config, io, limit, deadline);
   deadline.check(`rendering ${renderer}`);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
