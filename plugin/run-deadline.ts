@@ -5,12 +5,12 @@ import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 
-export const RENDER_TIMEOUT_ENV = 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS';
+const RENDER_TIMEOUT_ENV = 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS';
 /** Default: 45 s, below Argo CD's 60 s repo-server deadline. */
-export const DEFAULT_RENDER_TIMEOUT_SECONDS = 45;
+const DEFAULT_RENDER_TIMEOUT_SECONDS = 45;
 
 /** The operator's ROLLSTAMP_RENDER_TIMEOUT_SECONDS, else 45. */
-export function renderTimeoutSeconds(io: Io): number {
+function renderTimeoutSeconds(io: Io): number {
   return positiveWholeEnv(io, RENDER_TIMEOUT_ENV, 'seconds') ?? DEFAULT_RENDER_TIMEOUT_SECONDS;
 }
 
