@@ -59,7 +59,10 @@ function assertRefused(r: CliRun, message: RegExp, what: string): void {
   assert.not.ok(r.stderr.includes(KEY_CANARY), `${what}: no key bytes`);
 }
 
-/** Every operator-only setting: its config name, its env spelling, its parameter spelling. */
+/**
+ * Every operator-only setting: its config name, its env spelling, its parameter spelling. Written out here on
+ * purpose rather than read from OPERATOR_ONLY: a name dropped from the code's list must fail this test.
+ */
 const OPERATOR_SETTINGS = [
   'hashKey',
   'hashKeyFile',
