@@ -2,18 +2,18 @@
 // no files, no env, no clock. `planStamp` says which sources only the cluster could supply; the plugin reads
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import type { YAMLMap } from 'yaml';
-import type { Config } from './config.ts';
-import { ENV_STAMP_NAME } from './constants.ts';
+import type { Config } from './config/config.ts';
+import { ENV_STAMP_NAME } from './model/constants.ts';
 import { discoverDependencies } from './discover/index.ts';
-import { makeHasher } from './hash.ts';
-import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash-targets.ts';
-import { buildInventory, type Inventory } from './inventory.ts';
+import { makeHasher } from './hash/scheme.ts';
+import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash/targets.ts';
+import { buildInventory, type Inventory } from './plan/inventory.ts';
 import { wantsLiveRead, type FetchedSources, type LiveMode } from './resolve/index.ts';
-import type { Item } from './resource-list.ts';
-import { errorResult, hasErrors, infoResult, sortResults, type Result } from './results.ts';
-import { writeStamp } from './stamp.ts';
-import { selectTargets } from './targets.ts';
-import { planStampEdit, type TextEdit } from './text-edit.ts';
+import type { Item } from './read/resource-list.ts';
+import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
+import { writeStamp } from './write/stamp.ts';
+import { selectTargets } from './plan/targets.ts';
+import { planStampEdit, type TextEdit } from './write/text-edit.ts';
 
 export interface StampOptions {
   config: Config;

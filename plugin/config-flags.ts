@@ -1,5 +1,5 @@
 // CLI flags that set config fields (`stamp` and `explain`), declared once: the table drives parsing and help.
-import type { Config, RawSettings } from '../function/config.ts';
+import type { Config, RawSettings } from '../function/config/config.ts';
 import { InputError, UsageError } from './errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
 import type { Io } from './io.ts';

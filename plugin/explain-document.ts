@@ -2,7 +2,7 @@
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
 import type { SourceReport, TargetReport } from '../function/index.ts';
-import { resourceId, type Result } from '../function/results.ts';
+import { resourceId, type Result } from '../function/model/results.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
 export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };

@@ -3,7 +3,7 @@
 import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
 import { killChildren, onChildrenRunning } from './exec.ts';
-import { oneLine } from '../function/results.ts';
+import { oneLine } from '../function/model/results.ts';
 import type { Io } from './io.ts';
 
 /**

@@ -2,7 +2,7 @@
 // checked before anything is read. Nothing here parses YAML.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { decodeUtf8 } from '../function/text.ts';
+import { decodeUtf8 } from '../function/read/text.ts';
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { checkLink } from './link-check.ts';

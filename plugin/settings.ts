@@ -3,11 +3,11 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config.ts';
-import { parseYamlDocument } from '../function/parse-yaml.ts';
-import { formatResult, type Result } from '../function/results.ts';
-import type { ReadMode } from '../function/stream.ts';
-import { findUnsafeNode } from '../function/yaml-nodes.ts';
+import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config/config.ts';
+import { parseYamlDocument } from '../function/read/parse-yaml.ts';
+import { formatResult, type Result } from '../function/model/results.ts';
+import type { ReadMode } from '../function/read/stream.ts';
+import { findUnsafeNode } from '../function/model/nodes.ts';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';

@@ -1,9 +1,9 @@
 // Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
-import type { Config } from '../function/config.ts';
+import type { Config } from '../function/config/config.ts';
 import { applyStamp, type FetchedSources, type StampOptions, type StampOutcome } from '../function/index.ts';
-import { jsonStreamAsYaml } from '../function/json-stream.ts';
-import { hasErrors, type Result } from '../function/results.ts';
-import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/stream.ts';
+import { jsonStreamAsYaml } from '../function/read/json-stream.ts';
+import { hasErrors, type Result } from '../function/model/results.ts';
+import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/read/stream.ts';
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';

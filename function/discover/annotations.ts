@@ -1,9 +1,9 @@
 // Discover stage: extra dependencies named on the workload itself (`rollstamp.dev/secrets`,
 // `rollstamp.dev/configmaps`): comma-separated `name` or `namespace/name`, each a whole-object reference.
-import { EXTRA_CONFIGMAPS_ANNOTATION, EXTRA_SECRETS_ANNOTATION } from '../constants.ts';
-import type { KObject, SourceClass } from '../inventory.ts';
-import { errorResult, type Result } from '../results.ts';
-import { formatPath } from '../yaml-nodes.ts';
+import { EXTRA_CONFIGMAPS_ANNOTATION, EXTRA_SECRETS_ANNOTATION } from '../model/constants.ts';
+import type { KObject, SourceClass } from '../plan/inventory.ts';
+import { errorResult, type Result } from '../model/results.ts';
+import { formatPath } from '../model/nodes.ts';
 import type { SourceRef } from './pod-spec.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

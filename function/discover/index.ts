@@ -1,10 +1,10 @@
 // Discover stage entry: a target's references, merged per source object.
-import type { Target } from '../targets.ts';
-import type { Inventory, KObject, SourceClass } from '../inventory.ts';
+import type { Target } from '../plan/targets.ts';
+import type { Inventory, KObject, SourceClass } from '../plan/inventory.ts';
 import { agentRefs, modelConfigRefs, type ObjectRef } from './kagent.ts';
-import { sourceId } from '../inventory.ts';
-import { errorResult, type Result } from '../results.ts';
-import { NodeReader } from '../yaml-nodes.ts';
+import { sourceId } from '../plan/inventory.ts';
+import { errorResult, type Result } from '../model/results.ts';
+import { NodeReader } from '../model/nodes.ts';
 import { annotationRefs } from './annotations.ts';
 import { podSpecRefs, type SourceRef } from './pod-spec.ts';
 

@@ -15,9 +15,9 @@
 //   changed Secret alone does not.
 // - go/api/v1alpha2/sandboxagent_types.go: `spec.skills` is rejected for SandboxAgents (CEL).
 import type { YAMLMap } from 'yaml';
-import { warningResult, type Result, type Subject } from '../results.ts';
-import { ENV_STAMP_NAME } from '../constants.ts';
-import { child, formatPath, isMapNode, stringValue, type FieldPath, type NodeReader } from '../yaml-nodes.ts';
+import { warningResult, type Result, type Subject } from '../model/results.ts';
+import { ENV_STAMP_NAME } from '../model/constants.ts';
+import { child, formatPath, isMapNode, stringValue, type FieldPath, type NodeReader } from '../model/nodes.ts';
 import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
 
 const SUBSTRATE = "kagent's Substrate backend";

@@ -2,11 +2,11 @@
 // (its CA Secret mounted in the Agent's namespace, its headersFrom read in its own), Agents used as tools —
 // and kagent's rule for tools in another namespace (the tool's spec.allowedNamespaces).
 import type { YAMLMap } from 'yaml';
-import { relatedId, type Inventory, type KObject } from '../inventory.ts';
-import { errorResult, warningResult } from '../results.ts';
-import { matchesSelector, selectorFromObject } from '../selector.ts';
-import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../yaml-nodes.ts';
-import { isSafeToRead } from '../targets.ts';
+import { relatedId, type Inventory, type KObject } from '../plan/inventory.ts';
+import { errorResult, warningResult } from '../model/results.ts';
+import { matchesSelector, selectorFromObject } from '../config/selector.ts';
+import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
+import { isSafeToRead } from '../plan/targets.ts';
 import type { AgentRefs } from './kagent.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
 

@@ -1,8 +1,8 @@
 // Discover stage for kagent: the reference shapes kagent shares between kinds — a ValueSource
 // (`{type: Secret|ConfigMap, name, key}`), headersFrom lists, and a TLS CA Secret.
 import type { YAMLMap } from 'yaml';
-import type { SourceClass } from '../inventory.ts';
-import { child, formatPath, type FieldPath, type NodeReader } from '../yaml-nodes.ts';
+import type { SourceClass } from '../plan/inventory.ts';
+import { child, formatPath, type FieldPath, type NodeReader } from '../model/nodes.ts';
 import type { SourceRef } from './pod-spec.ts';
 
 /** `tls.caCertSecretRef` + `caCertSecretKey` (shared by ModelConfig and RemoteMCPServer). */

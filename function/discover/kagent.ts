@@ -3,12 +3,12 @@
 // controller (release/v0.10.x): ModelConfig names are same-namespace; tools may name another namespace when
 // the tool's spec.allowedNamespaces permits it.
 import type { YAMLMap } from 'yaml';
-import type { Inventory, KObject } from '../inventory.ts';
-import { errorResult, warningResult } from '../results.ts';
-import { child, childIn, formatPath, NodeReader, type FieldPath } from '../yaml-nodes.ts';
+import type { Inventory, KObject } from '../plan/inventory.ts';
+import { errorResult, warningResult } from '../model/results.ts';
+import { child, childIn, formatPath, NodeReader, type FieldPath } from '../model/nodes.ts';
 import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
 import { toolRefs } from './kagent-tools.ts';
-import type { StampSite } from '../stamp.ts';
+import type { StampSite } from '../write/stamp.ts';
 import { sandboxDeploymentRefs, sandboxSkillsResult } from './kagent-sandbox.ts';
 import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
 

@@ -3,9 +3,9 @@
 // SecretProviderClass of a Secrets Store CSI volume.
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { YAMLMap } from 'yaml';
-import type { SourceClass } from '../inventory.ts';
-import type { FieldPath, NodeReader } from '../yaml-nodes.ts';
-import { child, formatPath } from '../yaml-nodes.ts';
+import type { SourceClass } from '../plan/inventory.ts';
+import type { FieldPath, NodeReader } from '../model/nodes.ts';
+import { child, formatPath } from '../model/nodes.ts';
 
 /** One reference from a target to a Secret or ConfigMap. */
 export interface SourceRef {

@@ -2,12 +2,12 @@
 // ConfigMap in the bundle; the live cluster, for what the plugin read (live: missing | always); a SOPS Secret
 // or a producer in the bundle; else missing. The core never reads the cluster itself: the plugin passes
 // what it read as `fetched`.
-import { IGNORE_ANNOTATION } from '../constants.ts';
-import type { Inventory, KObject } from '../inventory.ts';
-import { formatPath } from '../yaml-nodes.ts';
-import { errorResult, type Result } from '../results.ts';
+import { IGNORE_ANNOTATION } from '../model/constants.ts';
+import type { Inventory, KObject } from '../plan/inventory.ts';
+import { formatPath } from '../model/nodes.ts';
+import { errorResult, type Result } from '../model/results.ts';
 import type { SourceUse } from '../discover/index.ts';
-import { isSafeToRead } from '../targets.ts';
+import { isSafeToRead } from '../plan/targets.ts';
 import { decodeSourceObject, type SourceEntries } from './bundle.ts';
 import { isSopsSecret, readProduced, readSops, type Produced } from './producers.ts';
 

@@ -4,10 +4,10 @@
 // there (a new ciphertext, a pinned version, a new store path) rolls the workload; refresh intervals, labels
 // and other fields that do not change the value do not. New producers are rows in PRODUCERS.
 import { isMap, type YAMLMap } from 'yaml';
-import { canonicalJson, canonicalObject } from '../canonical.ts';
-import type { KObject, SourceClass } from '../inventory.ts';
-import { warningResult, type Result } from '../results.ts';
-import { child, childIn, NodeReader, stringValue } from '../yaml-nodes.ts';
+import { canonicalJson, canonicalObject } from '../hash/canonical.ts';
+import type { KObject, SourceClass } from '../plan/inventory.ts';
+import { warningResult, type Result } from '../model/results.ts';
+import { child, childIn, NodeReader, stringValue } from '../model/nodes.ts';
 
 /** What a producer (or a SOPS Secret) contributes to a source digest. */
 export interface Produced {

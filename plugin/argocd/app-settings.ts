@@ -3,7 +3,7 @@
 // untrusted input: only the settings in APP_SETTINGS pass, and an operator-only one is refused by name.
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { locateSettings, type Config, type RawSettings } from '../../function/config.ts';
+import { locateSettings, type Config, type RawSettings } from '../../function/config/config.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { checkLink } from '../link-check.ts';

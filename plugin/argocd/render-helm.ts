@@ -4,7 +4,7 @@
 // Application skips CRDs, and `helm dependency build` when the chart's dependencies are not in charts/.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Config } from '../../function/config.ts';
+import type { Config } from '../../function/config/config.ts';
 import { UsageError } from '../errors.ts';
 import { CommandError } from '../exec.ts';
 import type { Io } from '../io.ts';

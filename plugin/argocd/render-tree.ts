@@ -5,7 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseYamlDocument } from '../../function/parse-yaml.ts';
+import { parseYamlDocument } from '../../function/read/parse-yaml.ts';
 import { InputError } from '../errors.ts';
 import { checkLink, isInside } from '../link-check.ts';
 

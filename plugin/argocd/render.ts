@@ -2,8 +2,8 @@
 // file), helm (Chart.yaml), or every manifest file below it — as Argo CD's own tools would.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Config } from '../../function/config.ts';
-import { decodeUtf8 } from '../../function/text.ts';
+import type { Config } from '../../function/config/config.ts';
+import { decodeUtf8 } from '../../function/read/text.ts';
 import { InputError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';

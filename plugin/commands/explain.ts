@@ -1,7 +1,7 @@
 // `rollstamp explain`: for every target, the sources it uses, the keys, where each resolved and short
 // digests — names and digests only, never a value.
 import type { SourceReport, TargetReport } from '../../function/index.ts';
-import { formatResult, hasErrors, resourceId, type Result } from '../../function/results.ts';
+import { formatResult, hasErrors, resourceId, type Result } from '../../function/model/results.ts';
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { UsageError } from '../errors.ts';
 import { explanationOf, formatExplanation } from '../explain-document.ts';

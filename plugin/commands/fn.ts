@@ -1,8 +1,8 @@
 // `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
 import { applyStamp, type FetchedSources } from '../../function/index.ts';
-import { parseResourceList, serializeResourceList } from '../../function/resource-list.ts';
-import { hasErrors, infoResult, sortResults, type Result } from '../../function/results.ts';
+import { parseResourceList, serializeResourceList } from '../../function/read/resource-list.ts';
+import { hasErrors, infoResult, sortResults, type Result } from '../../function/model/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';

@@ -1,9 +1,9 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { toKubernetesJson } from '../../function/kubernetes-json.ts';
-import { hasErrors } from '../../function/results.ts';
-import { isLocalConfigDoc } from '../../function/stream.ts';
+import { toKubernetesJson } from '../../function/write/kubernetes-json.ts';
+import { hasErrors } from '../../function/model/results.ts';
+import { isLocalConfigDoc } from '../../function/read/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';

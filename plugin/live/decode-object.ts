@@ -1,7 +1,7 @@
 // Live reads: an API server answer → key → bytes, exactly as the bundle path reads the same object
 // (function/resolve/bundle.ts): Secret `data` base64-decoded strictly; ConfigMap `data` as UTF-8 and
 // `binaryData` decoded. The answer must be the object that was asked for; anything else fails the run.
-import { decodeBase64Strict } from '../../function/base64.ts';
+import { decodeBase64Strict } from '../../function/resolve/base64.ts';
 import { markBinaryDataKeys } from '../../function/resolve/bundle.ts';
 import { LiveReadError, objectLabel } from './live-error.ts';
 import type { LiveNeed } from './types.ts';

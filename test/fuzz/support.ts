@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 import { assertNoLeak } from '../hostile/canary-sweep.ts';
 import { caseSeed, Rng } from '../property/support/generate.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { asResourceList, asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
-import { readSubsetStream } from '../../function/subset-yaml.ts';
+import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { loadCases, stampArgs } from '../support/fixtures.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
 import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from './support/generate.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readSubsetStream } from '../../function/subset-yaml.ts';
+import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { compareWithYaml } from '../support/subset-compare.ts';
 import { caseSeed, genBundle, Rng } from './support/generate.ts';
 import { render } from './support/harness.ts';

@@ -2,9 +2,9 @@
 // the fast path rests on. Returns the first difference as a sentence (no values: test data may be secret-like),
 // or undefined when the subset reader declined or agrees.
 import { isMap, isScalar, isSeq, parseAllDocuments, Scalar } from 'yaml';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
-import { readSubsetStream } from '../../function/subset-yaml.ts';
-import { blockIndent, flowStart, keyOffset, leadingCommentOffset } from '../../function/yaml-nodes.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
+import { readSubsetStream } from '../../function/read/subset-yaml.ts';
+import { blockIndent, flowStart, keyOffset, leadingCommentOffset } from '../../function/model/nodes.ts';
 
 export type Verdict = { accepted: false } | { accepted: true; difference?: string };
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_CONFIG, locateSettings, readConfig } from '../../function/config.ts';
+import { DEFAULT_CONFIG, locateSettings, readConfig } from '../../function/config/config.ts';
 
 const messages = (r: ReturnType<typeof readConfig>): string[] => ('results' in r ? r.results.map((x) => x.message) : []);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { StampDiff } from '../../function/stamp-diff.ts';
+import type { StampDiff } from '../../function/compare/stamp-diff.ts';
 import { ROOT, runInProcess, type CliRun } from '../support/run-cli.ts';
 
 const BASIC = readFileSync(join(ROOT, 'examples/basic/app.yaml'), 'utf8');

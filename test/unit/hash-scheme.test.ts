@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeHasher, sourceMessage, targetMessage } from '../../function/hash.ts';
+import { makeHasher, sourceMessage, targetMessage } from '../../function/hash/scheme.ts';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
 
 const EXAMPLE = join(ROOT, 'examples/hash-by-hand');

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { kagentSecretHash } from '../../function/kagent-hash.ts';
+import { kagentSecretHash } from '../../function/hash/kagent-scheme.ts';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const secret = (namespacedName: string, data: Record<string, string>) => ({ namespacedName, data: new Map(Object.entries(data).map(([k, v]) => [k, bytes(v)])) });

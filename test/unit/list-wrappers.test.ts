@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readSubsetStream } from '../../function/subset-yaml.ts';
+import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { bundleDocs, caseSeed, genBundle, Rng } from '../property/support/generate.ts';
 import { randomFormat, renderStream, ymap, type YNode } from '../property/support/render.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';

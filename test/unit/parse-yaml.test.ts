@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/parse-yaml.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 
 const CASES: Array<[string, string, number]> = [
   ['block map', 'a: 1\nb: 2\na: 3\n', 1],

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { matchesSelector, MAX_REQUIREMENTS, MAX_SET_VALUES, parseSelector } from '../../function/selector.ts';
+import { matchesSelector, MAX_REQUIREMENTS, MAX_SET_VALUES, parseSelector } from '../../function/config/selector.ts';
 
 const matches = (sel: string, labels: Record<string, string>): boolean => {
   const p = parseSelector(sel);

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBase64Strict } from '../../function/base64.ts';
-import { decodeUtf8, firstInvalidUtf8 } from '../../function/text.ts';
+import { decodeBase64Strict } from '../../function/resolve/base64.ts';
+import { decodeUtf8, firstInvalidUtf8 } from '../../function/read/text.ts';
 
 test('valid UTF-8 decodes, and a BOM is dropped', () => {
   assert.equal(decodeUtf8(Buffer.from('\ufeffa: é\n')), { ok: true, text: 'a: é\n' });

@@ -2,7 +2,7 @@
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
-import { errorResult, type FileRef, type Result } from './results.ts';
+import { errorResult, type FileRef, type Result } from '../model/results.ts';
 
 type Tags = Extract<NonNullable<SchemaOptions['customTags']>, (...args: never[]) => unknown> extends (tags: infer T) => unknown ? T : never;
 

@@ -1,16 +1,16 @@
 // Target stage: which objects get a stamp. Workloads opt in by annotation or label, by the config's selector,
 // or all; kagent Agents and ModelConfigs are targets unless kagent support is off; `rollstamp.dev/enabled:
 // "false"` always wins. Immutable templates are reported, never stamped.
-import type { Config } from './config.ts';
-import { ENABLED_ANNOTATION } from './constants.ts';
-import { agentStampSite } from './discover/kagent.ts';
+import type { Config } from '../config/config.ts';
+import { ENABLED_ANNOTATION } from '../model/constants.ts';
+import { agentStampSite } from '../discover/kagent.ts';
 import { relatedId, type Inventory, type KObject } from './inventory.ts';
-import { HARNESS_NOT_STAMPED, KAGENT_GROUP, kagentVersionSupport, unsupportedVersionMessage } from './kagent-versions.ts';
-import { errorResult, infoResult, warningResult, type Result } from './results.ts';
-import { matchesSelector } from './selector.ts';
-import type { StampSite } from './stamp.ts';
-import { workloadKindOf, type WorkloadKind } from './workload-kinds.ts';
-import { childIn, findUnsafeNode, formatPath, NodeReader, stringValue } from './yaml-nodes.ts';
+import { HARNESS_NOT_STAMPED, KAGENT_GROUP, kagentVersionSupport, unsupportedVersionMessage } from '../kinds/kagent-versions.ts';
+import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
+import { matchesSelector } from '../config/selector.ts';
+import type { StampSite } from '../write/stamp.ts';
+import { workloadKindOf, type WorkloadKind } from '../kinds/workloads.ts';
+import { childIn, findUnsafeNode, formatPath, NodeReader, stringValue } from '../model/nodes.ts';
 
 /**
  * How a target's hash is made:

@@ -3,8 +3,8 @@
 // the way when absent. The value is always a double-quoted scalar, so no YAML 1.1 reader retypes it. Writing
 // the same value is a no-op.
 import { Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { ENV_STAMP_NAME } from './constants.ts';
-import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from './yaml-nodes.ts';
+import { ENV_STAMP_NAME } from '../model/constants.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from '../model/nodes.ts';
 
 /**
  * Where a target's stamp goes.

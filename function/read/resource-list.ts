@@ -3,15 +3,15 @@
 // Document, edited in place, is printed again, so comments, key order, quoting and unknown fields survive.
 // A list in the YAML subset is read by the subset reader (fast) and can only be written by text edits.
 import { isMap, isScalar, isSeq, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
-import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from './constants.ts';
-import { detectFormat } from './format.ts';
+import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from '../model/constants.ts';
+import { detectFormat } from '../write/format.ts';
 import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
-import { errorResult, type FileRef, type Result } from './results.ts';
+import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { yaml11Result, type ReadMode } from './stream.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import type { TextEdit } from './text-edit.ts';
-import { blockIndent, child, stringValue } from './yaml-nodes.ts';
+import type { TextEdit } from '../write/text-edit.ts';
+import { blockIndent, child, stringValue } from '../model/nodes.ts';
 
 /** One input object: its map node and where it came from. */
 export interface Item {

@@ -1,9 +1,9 @@
 // Hash stage: scheme v1. Every field is length-prefixed (8-byte big-endian length, then the bytes), so the
 // encoding is injective: no two different inputs give the same message. No YAML here — bytes in, digest out.
 import { createHash, createHmac } from 'node:crypto';
-import { SCHEME_V1 } from './constants.ts';
-import type { SourceEntries } from './resolve/bundle.ts';
-import type { Produced } from './resolve/producers.ts';
+import { SCHEME_V1 } from '../model/constants.ts';
+import type { SourceEntries } from '../resolve/bundle.ts';
+import type { Produced } from '../resolve/producers.ts';
 
 /** A digest function: SHA-256, or HMAC-SHA256 under a key. */
 export interface Hasher {

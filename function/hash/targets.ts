@@ -1,19 +1,19 @@
 // Hash stage over targets: resolves each dependency, digests it (scheme v1), and combines the digests into the
 // target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each Agent as one dependency.
-import type { Config } from './config.ts';
-import { discoverDependencies, mergeRefs, type SourceUse } from './discover/index.ts';
-import { modelConfigRefs, type ObjectRef } from './discover/kagent.ts';
-import type { SourceRef } from './discover/pod-spec.ts';
-import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './hash.ts';
-import { kagentSecretHash, type KagentSecret } from './kagent-hash.ts';
-import { relatedId, type KObject } from './inventory.ts';
-import { dataEntries } from './resolve/bundle.ts';
-import { resolveSource, type Resolution, type ResolveContext } from './resolve/index.ts';
-import { namespaceHint } from './other-namespaces.ts';
-import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
-import { checkStampSite, currentStamp, stampField } from './stamp.ts';
-import type { Target } from './targets.ts';
-import { NodeReader } from './yaml-nodes.ts';
+import type { Config } from '../config/config.ts';
+import { discoverDependencies, mergeRefs, type SourceUse } from '../discover/index.ts';
+import { modelConfigRefs, type ObjectRef } from '../discover/kagent.ts';
+import type { SourceRef } from '../discover/pod-spec.ts';
+import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
+import { kagentSecretHash, type KagentSecret } from './kagent-scheme.ts';
+import { relatedId, type KObject } from '../plan/inventory.ts';
+import { dataEntries } from '../resolve/bundle.ts';
+import { resolveSource, type Resolution, type ResolveContext } from '../resolve/index.ts';
+import { namespaceHint } from '../resolve/other-namespaces.ts';
+import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
+import { checkStampSite, currentStamp, stampField } from '../write/stamp.ts';
+import type { Target } from '../plan/targets.ts';
+import { NodeReader } from '../model/nodes.ts';
 
 /** What one dependency contributed to one target (names, keys and digests only: never a value). */
 export interface SourceReport {

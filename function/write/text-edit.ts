@@ -2,9 +2,9 @@
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import type { Pair, YAMLMap, YAMLSeq } from 'yaml';
-import { ENV_STAMP_NAME } from './constants.ts';
+import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { isOnlyNameAndValue, stampEntry, type StampSite } from './stamp.ts';
-import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from './yaml-nodes.ts';
+import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from '../model/nodes.ts';
 
 /** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
 export interface TextEdit {

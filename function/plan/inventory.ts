@@ -1,12 +1,12 @@
 // Index stage: every item's identity (group, kind, namespace, name), labels and annotations, and an
 // index of Secrets and ConfigMaps by namespace/name. Maps, not objects, so `__proto__` is just a key.
 import { isMap, type YAMLMap } from 'yaml';
-import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
-import type { Config } from './config.ts';
-import type { Item } from './resource-list.ts';
-import { producerOutputs, type ProducerOutput } from './resolve/producers.ts';
-import { errorResult, type ResourceRef, type Result, type Subject } from './results.ts';
-import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from './yaml-nodes.ts';
+import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
+import type { Config } from '../config/config.ts';
+import type { Item } from '../read/resource-list.ts';
+import { producerOutputs, type ProducerOutput } from '../resolve/producers.ts';
+import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
+import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
 
 /** A Kubernetes object read from one item. */
 export interface KObject {

@@ -8,9 +8,9 @@
 // "top-level `items` holds a JSON array", EachListItem fails on an entry that is not an object). Entries are
 // not unwrapped again: a list inside a list reaches the API server as an object, which has no such kind.
 import { isSeq, type YAMLMap } from 'yaml';
-import { LOCAL_CONFIG_ANNOTATION } from './constants.ts';
-import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from './results.ts';
-import { child, childPair, isAlias, isMapNode, isNullish, stringValue } from './yaml-nodes.ts';
+import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
+import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
+import { child, childPair, isAlias, isMapNode, isNullish, stringValue } from '../model/nodes.ts';
 
 /** What a document's root map stands for. */
 export type Unwrapped =

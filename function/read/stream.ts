@@ -2,14 +2,14 @@
 // keeps its original text, and only a document rollstamp changed is printed again, so everything else stays
 // byte-identical. Streams are read by the subset reader when they fit it (fast), else by the yaml library.
 import { Composer, isMap, Parser, type Document } from 'yaml';
-import { detectFormat } from './format.ts';
+import { detectFormat } from '../write/format.ts';
 import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
 import { isLocalConfig, memberNodes, unwrapList } from './list-wrappers.ts';
-import { errorResult, type FileRef, type Result } from './results.ts';
+import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import type { Item } from './resource-list.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import type { TextEdit } from './text-edit.ts';
+import type { TextEdit } from '../write/text-edit.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {

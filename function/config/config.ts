@@ -2,11 +2,11 @@
 // ajv checks the schema in schemas/; then semantic rules (the selector grammar). Each problem is one
 // INVALID_CONFIG result naming `spec.field` or `data.field`.
 import { Ajv, type ErrorObject } from 'ajv';
-import schema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
-import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from './constants.ts';
-import { errorResult, type Result } from './results.ts';
+import schema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
+import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from '../model/constants.ts';
+import { errorResult, type Result } from '../model/results.ts';
 import { parseSelector, type Selector } from './selector.ts';
-import type { LiveMode } from './resolve/index.ts';
+import type { LiveMode } from '../resolve/index.ts';
 
 export type OnMissing = 'warn' | 'error' | 'ignore';
 

@@ -4,11 +4,11 @@
 // applied. Where the YAML itself would not reach Kubernetes as written, the conversion fails with a result
 // naming the object and field instead of guessing.
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Document, type Node } from 'yaml';
-import { jsonStreamAsYaml } from './json-stream.ts';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from './parse-yaml.ts';
-import { errorResult, type ResourceRef, type Result } from './results.ts';
+import { jsonStreamAsYaml } from '../read/json-stream.ts';
+import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../read/parse-yaml.ts';
+import { errorResult, type ResourceRef, type Result } from '../model/results.ts';
 import { resolveYaml11, yaml11KeyString, type Yaml11Value } from './yaml11.ts';
-import { formatPath, type FieldPath } from './yaml-nodes.ts';
+import { formatPath, type FieldPath } from '../model/nodes.ts';
 
 /** Deeper nesting is refused (go-yaml v2 stops at 10,000; no Kubernetes object comes near either). */
 const MAX_DEPTH = 1000;

@@ -8,7 +8,7 @@
 // reads an accepted stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that).
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
-import { setLayout } from './yaml-nodes.ts';
+import { setLayout } from '../model/nodes.ts';
 
 /** One document of a stream read by the subset reader. */
 export interface SubsetDoc {
