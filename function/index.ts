@@ -2,18 +2,21 @@
 // no files, no env, no clock. `planStamp` says which sources only the cluster could supply; the plugin reads
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import type { YAMLMap } from 'yaml';
-import type { Config } from './config/config.ts';
 import { ENV_STAMP_NAME } from './model/constants.ts';
 import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash/scheme.ts';
-import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash/targets.ts';
-import { buildInventory, type Inventory } from './plan/inventory.ts';
-import { wantsLiveRead, type FetchedSources, type LiveMode } from './resolve/index.ts';
-import type { Item } from './read/resource-list.ts';
+import { hashTarget, type HashContext } from './hash/targets.ts';
+import { buildInventory } from './plan/inventory.ts';
+import { wantsLiveRead } from './resolve/index.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
 import { writeStamp } from './write/stamp.ts';
 import { selectTargets } from './plan/targets.ts';
-import { planStampEdit, type TextEdit } from './write/text-edit.ts';
+import { planStampEdit } from './write/text-edit.ts';
+import type { Config, LiveMode } from './model/config.ts';
+import type { FetchedSources } from './model/dependencies.ts';
+import type { Inventory, Item } from './model/object.ts';
+import type { SourceReport, TargetReport } from './model/reports.ts';
+import type { TextEdit } from './model/target.ts';
 
 export interface StampOptions {
   config: Config;
@@ -110,3 +113,20 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
 
 export type { Config, Inventory, LiveMode, FetchedSources };
 export type { SourceReport, TargetReport };
+
+// What the plugin uses besides the stamp API: reading and writing inputs, settings, results, and diff.
+export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
+export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
+export { findUnsafeNode } from './model/nodes.ts';
+export { type Item } from './model/object.ts';
+export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, type Result } from './model/results.ts';
+export { jsonStreamAsYaml } from './read/json-stream.ts';
+export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
+export { parseResourceList } from './read/resource-list.ts';
+export { serializeResourceList } from './write/resource-list.ts';
+export { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from './read/stream.ts';
+export { serializeStream } from './write/stream.ts';
+export { decodeUtf8 } from './read/text.ts';
+export { decodeBase64Strict } from './resolve/base64.ts';
+export { markBinaryDataKeys } from './resolve/bundle.ts';
+export { toKubernetesJson } from './write/kubernetes-json.ts';

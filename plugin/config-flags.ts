@@ -1,9 +1,9 @@
 // CLI flags that set config fields (`stamp` and `explain`), declared once: the table drives parsing and help.
-import type { Config, RawSettings } from '../function/config/config.ts';
 import { InputError, UsageError } from './errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
 import type { Io } from './io.ts';
 import { configFrom, readConfigFile } from './settings.ts';
+import type { Config, RawSettings } from '../function/index.ts';
 
 /** Config flags, in help order. Allowed values follow schemas/rollstamp-config.schema.json. */
 export const CONFIG_FLAGS: readonly FlagSpec[] = [

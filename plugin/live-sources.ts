@@ -2,13 +2,10 @@
 // should supply, keeps those inside the tenant scope, reads them, and hands them back as `fetched`. The
 // Kubernetes client is imported only here and only when something must be read, so a run without live reads
 // never loads it.
-import type { Config } from '../function/config/config.ts';
-import { planStamp, type FetchedSources, type LiveNeed } from '../function/index.ts';
-import type { Item } from '../function/read/resource-list.ts';
-import { hasErrors } from '../function/model/results.ts';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
+import { type Config, type FetchedSources, hasErrors, type Item, type LiveNeed, planStamp } from '../function/index.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;

@@ -3,8 +3,8 @@
 import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
 import { killChildren, onChildrenRunning } from './exec.ts';
-import { oneLine } from '../function/model/results.ts';
 import type { Io } from './io.ts';
+import { oneLine } from '../function/index.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and

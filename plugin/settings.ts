@@ -3,14 +3,10 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readConfig, readLocatedConfig, type Config, type LocatedSettings, type RawSettings } from '../function/config/config.ts';
-import { parseYamlDocument } from '../function/read/parse-yaml.ts';
-import { formatResult, type Result } from '../function/model/results.ts';
-import type { ReadMode } from '../function/read/stream.ts';
-import { findUnsafeNode } from '../function/model/nodes.ts';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+import { type Config, findUnsafeNode, formatResult, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';

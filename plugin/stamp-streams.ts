@@ -1,14 +1,10 @@
 // Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
-import type { Config } from '../function/config/config.ts';
-import { applyStamp, type FetchedSources, type StampOptions, type StampOutcome } from '../function/index.ts';
-import { jsonStreamAsYaml } from '../function/read/json-stream.ts';
-import { hasErrors, type Result } from '../function/model/results.ts';
-import { parseStream, serializeStream, streamItems, type ReadMode, type StreamDoc } from '../function/read/stream.ts';
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
+import { applyStamp, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, type ReadMode, type Result, serializeStream, type StampOptions, type StampOutcome, type StreamDoc, streamItems } from '../function/index.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;

@@ -1,8 +1,8 @@
 // Compare stage for `rollstamp diff` (#16): two runs' target reports in, which targets roll and why out.
 // Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value.
-import type { SourceReport, TargetReport } from '../hash/targets.ts';
-import { byteOrder } from '../hash/scheme.ts';
 import type { ResourceRef } from '../model/results.ts';
+import type { SourceReport, TargetReport } from '../model/reports.ts';
+import { byteOrder } from '../model/order.ts';
 
 /** How a target's stamp differs: a new hash, or the target is only in NEW (appears) or only in OLD. */
 export type TargetChange = 'rolls' | 'appears' | 'disappears';

@@ -5,45 +5,8 @@ import { Ajv, type ErrorObject } from 'ajv';
 import schema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from '../model/constants.ts';
 import { errorResult, type Result } from '../model/results.ts';
-import { parseSelector, type Selector } from './selector.ts';
-import type { LiveMode } from '../resolve/index.ts';
-
-export type OnMissing = 'warn' | 'error' | 'ignore';
-
-/** Settings after validation, with defaults filled in. */
-export interface Config {
-  /** Default: `opted-in`. */
-  targets: 'opted-in' | 'all';
-  /** Default: none. */
-  selector?: Selector;
-  /** Default: `rollstamp.dev/hash`. */
-  annotationKey: string;
-  /** Default: `warn`. */
-  onMissing: OnMissing;
-  /** Default: `default`. */
-  defaultNamespace: string;
-  /** Default: none (unkeyed SHA-256). Read by the plugin, never by the core. */
-  hashKeyFile?: string;
-  /** kagent Agents and ModelConfigs are targets. Default: `enabled`. */
-  kagent: 'enabled' | 'disabled';
-  /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
-  hashScheme: 'v1' | 'kagent';
-  /** Default: `never`. What the plugin reads from the cluster (the core only says what it would need). */
-  live: LiveMode;
-  /** `rollstamp generate` only: renderer override. Default: detected. */
-  renderer?: 'kustomize' | 'helm' | 'directory';
-  /** `rollstamp generate` only: helm values files. Default: none. */
-  valuesFiles?: string[];
-  /** `rollstamp generate` only: an empty render succeeds. Default: false. */
-  allowEmpty: boolean;
-  /** `rollstamp generate` only, helm: leave the chart's `crds/` out (Argo CD's `helm.skipCrds`). Default: false. */
-  skipCrds: boolean;
-  /**
-   * Most references one target may name (pod spec, extra-dependency annotations, kagent fields together).
-   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
-   */
-  maxReferences: number;
-}
+import { parseSelector } from './selector.ts';
+import type { Config, LiveMode, OnMissing, Selector } from '../model/config.ts';
 
 export const DEFAULT_CONFIG: Config = {
   targets: 'opted-in',

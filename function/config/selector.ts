@@ -1,10 +1,5 @@
 // Target stage helper: Kubernetes label selectors in their string form (`app=web,tier!=db,env in (a,b),!legacy`).
-
-export type Requirement =
-  | { op: 'exists' | 'absent'; key: string }
-  | { op: 'in' | 'notin'; key: string; values: string[] };
-
-export type Selector = Requirement[];
+import type { Requirement, Selector } from '../model/config.ts';
 
 const KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;

@@ -1,10 +1,10 @@
 // Discover stage: extra dependencies named on the workload itself (`rollstamp.dev/secrets`,
 // `rollstamp.dev/configmaps`): comma-separated `name` or `namespace/name`, each a whole-object reference.
 import { EXTRA_CONFIGMAPS_ANNOTATION, EXTRA_SECRETS_ANNOTATION } from '../model/constants.ts';
-import type { KObject, SourceClass } from '../plan/inventory.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import { formatPath } from '../model/nodes.ts';
-import type { SourceRef } from './pod-spec.ts';
+import type { SourceRef } from '../model/dependencies.ts';
+import type { KObject, SourceClass } from '../model/object.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;

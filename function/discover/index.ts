@@ -1,48 +1,12 @@
 // Discover stage entry: a target's references, merged per source object.
-import type { Target } from '../plan/targets.ts';
-import type { Inventory, KObject, SourceClass } from '../plan/inventory.ts';
-import { agentRefs, modelConfigRefs, type ObjectRef } from './kagent.ts';
-import { sourceId } from '../plan/inventory.ts';
+import { agentRefs, modelConfigRefs } from './kagent.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import { NodeReader } from '../model/nodes.ts';
 import { annotationRefs } from './annotations.ts';
-import { podSpecRefs, type SourceRef } from './pod-spec.ts';
-
-/** Everything one target uses of one Secret or ConfigMap. */
-export interface SourceUse {
-  id: string;
-  cls: SourceClass;
-  namespace: string;
-  name: string;
-  /** The whole object is used (envFrom, a volume without items, an annotation). */
-  whole: boolean;
-  /** Keys named explicitly (keyRefs, volume items); with `whole`, they still count when absent. */
-  keys: Map<string, KeyUse>;
-  /** Every reference is `optional: true`. */
-  optional: boolean;
-  /** Fields that hold the references, in document order. */
-  fields: string[];
-  /** The first field of a non-optional reference (what a "missing" result points at). */
-  requiredField?: string;
-  /** Every reference reads ConfigMap `data` only (see SourceRef.dataOnly). */
-  dataOnly?: boolean;
-}
-
-/** How a target asks for one key. */
-export interface KeyUse {
-  /** Every reference naming this key is optional. */
-  optional: boolean;
-  /** The first field naming the key, preferring a non-optional one. */
-  field: string;
-}
-
-/** What a target depends on: Secrets and ConfigMaps, and kagent objects. */
-export interface Dependencies {
-  /** Merged per object, sorted by id. */
-  uses: SourceUse[];
-  /** ModelConfigs, RemoteMCPServers and tool Agents, in document order. */
-  objects: ObjectRef[];
-}
+import { podSpecRefs } from './pod-spec.ts';
+import type { Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
+import { type Inventory, type KObject, sourceId } from '../model/object.ts';
+import type { Target } from '../model/target.ts';
 
 /**
  * The dependencies of a target (for a rendered agent Deployment: its Agent's).

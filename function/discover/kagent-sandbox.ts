@@ -18,7 +18,8 @@ import type { YAMLMap } from 'yaml';
 import { warningResult, type Result, type Subject } from '../model/results.ts';
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { child, formatPath, isMapNode, stringValue, type FieldPath, type NodeReader } from '../model/nodes.ts';
-import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
+import { containerRefs, volumeRefs } from './pod-spec.ts';
+import type { SourceRef } from '../model/dependencies.ts';
 
 const SUBSTRATE = "kagent's Substrate backend";
 

@@ -2,13 +2,13 @@
 // (its CA Secret mounted in the Agent's namespace, its headersFrom read in its own), Agents used as tools —
 // and kagent's rule for tools in another namespace (the tool's spec.allowedNamespaces).
 import type { YAMLMap } from 'yaml';
-import { relatedId, type Inventory, type KObject } from '../plan/inventory.ts';
 import { errorResult, warningResult } from '../model/results.ts';
 import { matchesSelector, selectorFromObject } from '../config/selector.ts';
 import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
-import { isSafeToRead } from '../plan/targets.ts';
-import type { AgentRefs } from './kagent.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
+import type { AgentRefs } from '../model/dependencies.ts';
+import { type Inventory, type KObject, relatedId } from '../model/object.ts';
+import { isSafeToRead } from '../model/safety.ts';
 
 /** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
 export function toolRefs(obj: KObject, tool: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {

@@ -1,9 +1,9 @@
 // Discover stage for kagent: the reference shapes kagent shares between kinds — a ValueSource
 // (`{type: Secret|ConfigMap, name, key}`), headersFrom lists, and a TLS CA Secret.
 import type { YAMLMap } from 'yaml';
-import type { SourceClass } from '../plan/inventory.ts';
 import { child, formatPath, type FieldPath, type NodeReader } from '../model/nodes.ts';
-import type { SourceRef } from './pod-spec.ts';
+import type { SourceRef } from '../model/dependencies.ts';
+import type { SourceClass } from '../model/object.ts';
 
 /** `tls.caCertSecretRef` + `caCertSecretKey` (shared by ModelConfig and RemoteMCPServer). */
 export function caRef(tls: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef | undefined {

@@ -3,29 +3,15 @@
 // controller (release/v0.10.x): ModelConfig names are same-namespace; tools may name another namespace when
 // the tool's spec.allowedNamespaces permits it.
 import type { YAMLMap } from 'yaml';
-import type { Inventory, KObject } from '../plan/inventory.ts';
 import { errorResult, warningResult } from '../model/results.ts';
 import { child, childIn, formatPath, NodeReader, type FieldPath } from '../model/nodes.ts';
 import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
 import { toolRefs } from './kagent-tools.ts';
-import type { StampSite } from '../write/stamp.ts';
 import { sandboxDeploymentRefs, sandboxSkillsResult } from './kagent-sandbox.ts';
-import { containerRefs, volumeRefs, type SourceRef } from './pod-spec.ts';
-
-/** A reference from an Agent to another kagent object. */
-export interface ObjectRef {
-  kind: 'ModelConfig' | 'RemoteMCPServer' | 'Agent' | 'SandboxAgent';
-  namespace: string;
-  name: string;
-  field: string;
-}
-
-export interface AgentRefs {
-  /** Secrets and ConfigMaps (namespace '' = the Agent's). */
-  refs: SourceRef[];
-  /** ModelConfigs (hashed as units) and the RemoteMCPServers and Agents used as tools. */
-  objects: ObjectRef[];
-}
+import { containerRefs, volumeRefs } from './pod-spec.ts';
+import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
+import type { Inventory, KObject } from '../model/object.ts';
+import type { StampSite } from '../model/target.ts';
 
 const SECRET_KEYED_PROVIDERS_EXEMPT = new Set(['Bedrock', 'SAPAICore']);
 

@@ -3,24 +3,10 @@
 // SecretProviderClass of a Secrets Store CSI volume.
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { YAMLMap } from 'yaml';
-import type { SourceClass } from '../plan/inventory.ts';
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
 import { child, formatPath } from '../model/nodes.ts';
-
-/** One reference from a target to a Secret or ConfigMap. */
-export interface SourceRef {
-  cls: SourceClass;
-  /** Empty means the target's own namespace. */
-  namespace: string;
-  name: string;
-  /** `whole` for envFrom, volumes without items and extra-dependency annotations. */
-  keys: 'whole' | string[];
-  optional: boolean;
-  /** Dot path of the field that holds the reference. */
-  field: string;
-  /** A ConfigMap read through `data` only (kagent's `cm.Data[key]`): keys only in `binaryData` count as absent. */
-  dataOnly?: boolean;
-}
+import type { SourceRef } from '../model/dependencies.ts';
+import type { SourceClass } from '../model/object.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 

@@ -2,8 +2,8 @@
 // encoding is injective: no two different inputs give the same message. No YAML here — bytes in, digest out.
 import { createHash, createHmac } from 'node:crypto';
 import { SCHEME_V1 } from '../model/constants.ts';
-import type { SourceEntries } from '../resolve/bundle.ts';
-import type { Produced } from '../resolve/producers.ts';
+import type { Produced, SourceEntries } from '../model/object.ts';
+import { byteOrder } from '../model/order.ts';
 
 /** A digest function: SHA-256, or HMAC-SHA256 under a key. */
 export interface Hasher {
@@ -48,9 +48,6 @@ export interface SourceInput {
   /** Keys to encode; an absent one is encoded as absent, never as empty. */
   keys: readonly string[];
 }
-
-/** Orders strings by their UTF-8 bytes, as the scheme requires. */
-export const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
  * The scheme v1 message of one source:

@@ -1,49 +1,21 @@
 // Hash stage over targets: resolves each dependency, digests it (scheme v1), and combines the digests into the
 // target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each Agent as one dependency.
-import type { Config } from '../config/config.ts';
-import { discoverDependencies, mergeRefs, type SourceUse } from '../discover/index.ts';
-import { modelConfigRefs, type ObjectRef } from '../discover/kagent.ts';
-import type { SourceRef } from '../discover/pod-spec.ts';
-import { byteOrder, formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
+import { discoverDependencies, mergeRefs } from '../discover/index.ts';
+import { modelConfigRefs } from '../discover/kagent.ts';
+import { formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-scheme.ts';
-import { relatedId, type KObject } from '../plan/inventory.ts';
 import { dataEntries } from '../resolve/bundle.ts';
-import { resolveSource, type Resolution, type ResolveContext } from '../resolve/index.ts';
+import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
-import { errorResult, result, warningResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
-import { checkStampSite, currentStamp, stampField } from '../write/stamp.ts';
-import type { Target } from '../plan/targets.ts';
+import { errorResult, result, warningResult, type Subject } from '../model/results.ts';
 import { NodeReader } from '../model/nodes.ts';
-
-/** What one dependency contributed to one target (names, keys and digests only: never a value). */
-export interface SourceReport {
-  cls: string;
-  namespace: string;
-  name: string;
-  from: Resolution['from'];
-  whole: boolean;
-  optional: boolean;
-  /** `digest`: the key's own digest, only with HashContext.keyDigests (`rollstamp diff` compares them). */
-  keys: Array<{ key: string; present: boolean; digest?: string }>;
-  fields: string[];
-  /** The producer whose spec stands for the value (`ExternalSecret ns/name`), or the SOPS Secret itself. */
-  producedBy?: string;
-  /** Prefixed digest of this dependency; absent for ignored or invalid sources. */
-  digest?: string;
-  /** A ModelConfig's own sources. */
-  sources?: SourceReport[];
-}
-
-export interface TargetReport {
-  resourceRef: ResourceRef;
-  file?: FileRef;
-  /** Field that holds the stamp. */
-  field: string;
-  hash: string;
-  previous?: string;
-  changed: boolean;
-  sources: SourceReport[];
-}
+import type { Config } from '../model/config.ts';
+import type { ObjectRef, Resolution, SourceRef, SourceUse } from '../model/dependencies.ts';
+import { type KObject, relatedId } from '../model/object.ts';
+import type { SourceReport, TargetReport } from '../model/reports.ts';
+import type { Target } from '../model/target.ts';
+import { byteOrder } from '../model/order.ts';
+import { checkStampSite, currentStamp, stampField } from '../model/stamp-site.ts';
 
 export interface HashContext extends ResolveContext {
   hasher: Hasher;

@@ -1,6 +1,6 @@
 // Target stage table: which kinds carry a pod template, where it is, and how a template change rolls out.
 // New target kinds (kagent Agent, …) are rows here, not branches elsewhere.
-import type { KObject } from '../plan/inventory.ts';
+import type { KObject } from '../model/object.ts';
 
 export interface WorkloadKind {
   group: string;

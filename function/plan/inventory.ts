@@ -2,61 +2,14 @@
 // index of Secrets and ConfigMaps by namespace/name. Maps, not objects, so `__proto__` is just a key.
 import { isMap, type YAMLMap } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
-import type { Config } from '../config/config.ts';
-import type { Item } from '../read/resource-list.ts';
-import { producerOutputs, type ProducerOutput } from '../resolve/producers.ts';
+import { producerOutputs } from '../resolve/producers.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
-
-/** A Kubernetes object read from one item. */
-export interface KObject {
-  item: Item;
-  apiVersion: string;
-  /** API group: `apps` for `apps/v1`, empty for `v1`. */
-  group: string;
-  kind: string;
-  name: string;
-  /** metadata.namespace, or the configured default. */
-  namespace: string;
-  labels: ReadonlyMap<string, string>;
-  annotations: ReadonlyMap<string, string>;
-  /**
-   * Problems reading labels or annotations (an alias, a non-map, a non-string rollstamp.dev/* value).
-   * Reported only for objects rollstamp interprets (workloads, Secrets, ConfigMaps); others pass through.
-   */
-  metadataProblems: Result[];
-  subject: Subject;
-}
-
-/**
- * What a target reads: a Secret or ConfigMap (from the bundle, a producer or the cluster), or the files a
- * SecretProviderClass mounts through a CSI volume (only ever from its producer).
- */
-export type SourceClass = 'Secret' | 'ConfigMap' | 'SecretProviderClass';
-
-/** A producer in the bundle and what it makes. */
-export interface ProducerEntry {
-  obj: KObject;
-  output: ProducerOutput;
-}
-
-export interface Inventory {
-  objects: KObject[];
-  /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
-  sources: Map<string, KObject[]>;
-  /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
-  related: Map<string, KObject[]>;
-  /** Producers (SealedSecret, ExternalSecret …) by the `class/namespace/name` of what they make. */
-  producers: Map<string, ProducerEntry[]>;
-}
-
-export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;
+import type { Config } from '../model/config.ts';
+import { type Inventory, type Item, type KObject, type ProducerEntry, relatedId, sourceId } from '../model/object.ts';
 
 /** Kinds indexed in `related`: what kagent references point at, and Namespaces (for namespace selectors). */
 const RELATED: ReadonlySet<string> = new Set(['kagent.dev/ModelConfig', 'kagent.dev/RemoteMCPServer', 'kagent.dev/Agent', 'kagent.dev/SandboxAgent', '/Namespace']);
-
-/** Key of `related`: `Kind/namespace/name` (a Namespace is `Namespace//name`). */
-export const relatedId = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
 
 function addTo<T>(map: Map<string, T[]>, id: string, obj: T): void {
   const list = map.get(id);

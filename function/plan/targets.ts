@@ -1,40 +1,17 @@
 // Target stage: which objects get a stamp. Workloads opt in by annotation or label, by the config's selector,
 // or all; kagent Agents and ModelConfigs are targets unless kagent support is off; `rollstamp.dev/enabled:
 // "false"` always wins. Immutable templates are reported, never stamped.
-import type { Config } from '../config/config.ts';
 import { ENABLED_ANNOTATION } from '../model/constants.ts';
 import { agentStampSite } from '../discover/kagent.ts';
-import { relatedId, type Inventory, type KObject } from './inventory.ts';
 import { HARNESS_NOT_STAMPED, KAGENT_GROUP, kagentVersionSupport, unsupportedVersionMessage } from '../kinds/kagent-versions.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
 import { matchesSelector } from '../config/selector.ts';
-import type { StampSite } from '../write/stamp.ts';
 import { workloadKindOf, type WorkloadKind } from '../kinds/workloads.ts';
-import { childIn, findUnsafeNode, formatPath, NodeReader, stringValue } from '../model/nodes.ts';
-
-/**
- * How a target's hash is made:
- * - `workload`: from its pod template's references;
- * - `agent`: a kagent Agent, from its spec (ModelConfigs hashed as units);
- * - `model-config`: a kagent ModelConfig's own hash (informational stamp on its metadata);
- * - `agent-deployment`: a rendered agent Deployment, which gets exactly its Agent's hash.
- */
-export type TargetMode = 'workload' | 'agent' | 'model-config' | 'agent-deployment';
-
-/** An object that will be stamped. */
-export interface Target {
-  obj: KObject;
-  mode: TargetMode;
-  /** Where the stamp is written. */
-  site: StampSite;
-  /** Workloads: path of the pod template. */
-  templatePath?: readonly string[];
-  /** Rendered agent Deployments: the Agent whose hash they carry. */
-  agent?: Target;
-}
-
-/** Deepest nesting rollstamp walks inside an object it interprets. */
-export const MAX_DEPTH = 100;
+import { childIn, formatPath, NodeReader, stringValue } from '../model/nodes.ts';
+import type { Config } from '../model/config.ts';
+import { type Inventory, type KObject, relatedId } from '../model/object.ts';
+import { isSafeToRead } from '../model/safety.ts';
+import type { Target, TargetMode } from '../model/target.ts';
 
 /**
  * Selects targets.
@@ -171,23 +148,4 @@ function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target
     results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
   }
   return { obj, mode: 'workload', templatePath: kind.templatePath, site: { kind: 'annotation', path: [...kind.templatePath, 'metadata', 'annotations'] } };
-}
-
-/** False (with an error result) when an object rollstamp is about to read holds an alias, a merge key or over-deep nesting. */
-export function isSafeToRead(obj: KObject, results: Result[]): boolean {
-  const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
-  if (unsafe) results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
-  return unsafe === undefined;
-}
-
-/** The result for an alias, merge key or over-deep nesting found inside an object rollstamp reads. */
-export function unsafeResult(problem: 'alias' | 'merge' | 'depth', obj: KObject, field: string): Result {
-  const message =
-    problem === 'alias'
-      ? 'YAML aliases are not allowed in objects rollstamp reads'
-      : problem === 'merge'
-        ? 'YAML merge keys (<<) are not allowed in objects rollstamp reads'
-        : `nesting deeper than ${MAX_DEPTH} levels`;
-  const code = problem === 'alias' ? 'ALIAS_NOT_ALLOWED' : problem === 'merge' ? 'MERGE_KEY_NOT_ALLOWED' : 'TOO_DEEP';
-  return errorResult(code, message, obj.subject, field === '' ? undefined : field);
 }

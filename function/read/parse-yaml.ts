@@ -175,3 +175,14 @@ export function unprintableNodes(doc: Document, text: string, lines: LineCounter
 }
 
 export { LineCounter };
+
+/** `fast`: the subset reader when the stream fits it, else the yaml library; `full`: the yaml library. */
+export type ReadMode = 'fast' | 'full';
+
+/**
+ * `%YAML 1.1` is refused: it changes what plain values mean (`yes`, `0755`), and a YAML 1.1 document cannot
+ * be printed again without changing the documents after it.
+ */
+export function yaml11Result(file: FileRef | undefined): Result {
+  return errorResult('YAML_SYNTAX', 'only YAML 1.2 is read: remove the %YAML 1.1 directive (Kubernetes manifests need none)', file ? { file } : {});
+}

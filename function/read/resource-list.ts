@@ -1,23 +1,15 @@
-// Read and write stages for KRM function mode: ResourceList text ⇄ yaml Document, items as map nodes.
-// Output is the input text with the stamp edits and results appended; when that cannot be done, the
-// Document, edited in place, is printed again, so comments, key order, quoting and unknown fields survive.
-// A list in the YAML subset is read by the subset reader (fast) and can only be written by text edits.
-import { isMap, isScalar, isSeq, Scalar, stringify, visit, type Document, type YAMLMap } from 'yaml';
+// Read stage for KRM function mode: ResourceList text → its items as map nodes, with the yaml Document kept
+// for a re-rendering (write/resource-list.ts). A list in the YAML subset is read by the subset reader (fast)
+// and can then only be written by text edits.
+import { isMap, isScalar, isSeq, Scalar, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from '../model/constants.ts';
-import { detectFormat } from '../write/format.ts';
 import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
-import { yaml11Result, type ReadMode } from './stream.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import type { TextEdit } from '../write/text-edit.ts';
-import { blockIndent, child, stringValue } from '../model/nodes.ts';
-
-/** One input object: its map node and where it came from. */
-export interface Item {
-  node: YAMLMap;
-  file?: FileRef;
-}
+import { child, stringValue } from '../model/nodes.ts';
+import type { Item } from '../model/object.ts';
+import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 export interface ResourceList {
   /** The yaml library's document; absent when the subset reader read the list (then only text edits write it). */
@@ -87,50 +79,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Writes the ResourceList with `results` replaced by ours (absent when there are none).
- * - When every stamp has a text edit, the input text is kept as it was apart from the stamp lines and the
- *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful).
- * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
- *   list was read without one (the caller reads it again with the yaml library and runs again).
- */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string | undefined {
-  const edited = !rl.json ? editText(rl, results, changed) : undefined;
-  if (edited !== undefined) return edited;
-  if (!rl.doc) return undefined;
-  const root = rl.root;
-  root.delete('results');
-  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
-  if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
-  if (rl.json) return `${JSON.stringify(rl.doc.toJS(), null, 2)}\n`;
-  return rl.doc.toString(detectFormat(rl.text));
-}
-
-function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
-  const root = rl.root;
-  const edits = [...changed.values()];
-  if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
-  // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
-  // reader read is the stream's only document and has no `...`: its end is the text's.)
-  const end = rl.doc ? (root.range?.[2] ?? rl.text.length) : rl.text.length;
-  if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
-  const crlf = rl.text.includes('\r\n');
-  // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
-  const parts: string[] = [];
-  let at = 0;
-  for (const e of (edits as TextEdit[]).sort((a, b) => a.offset - b.offset)) {
-    parts.push(rl.text.slice(at, e.offset), crlf ? e.insert.replace(/\n/g, '\r\n') : e.insert);
-    at = e.offset + e.remove;
-  }
-  parts.push(rl.text.slice(at));
-  const text = parts.join('');
-  if (results.length === 0) return text;
-  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
-  const block = stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false });
-  const sep = text.endsWith('\n') ? '' : '\n';
-  return text + sep + (crlf ? block.replace(/\n/g, '\r\n') : block);
 }
 
 /** The file an orchestrator says an item came from (internal annotation first, then the legacy one). */

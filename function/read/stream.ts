@@ -1,15 +1,14 @@
-// Read and write stages for plain multi-document streams (`stamp`, `explain`, `generate`): each document
-// keeps its original text, and only a document rollstamp changed is printed again, so everything else stays
-// byte-identical. Streams are read by the subset reader when they fit it (fast), else by the yaml library.
+// Read stage for plain multi-document streams (`stamp`, `explain`, `generate`): documents with their exact
+// source text (write/stream.ts prints untouched ones byte for byte) and their items. Streams are read by the
+// subset reader when they fit it (fast), else by the yaml library.
 import { Composer, isMap, Parser, type Document } from 'yaml';
-import { detectFormat } from '../write/format.ts';
 import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
-import { isLocalConfig, memberNodes, unwrapList } from './list-wrappers.ts';
+import { isLocalConfig, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
-import type { Item } from './resource-list.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import type { TextEdit } from '../write/text-edit.ts';
+import type { Item } from '../model/object.ts';
+import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
@@ -22,9 +21,6 @@ export interface StreamDoc {
   offset: number;
   file: FileRef;
 }
-
-/** `fast`: the subset reader when the stream fits it, else the yaml library; `full`: the yaml library. */
-export type ReadMode = 'fast' | 'full';
 
 /**
  * Splits and parses one stream.
@@ -92,14 +88,6 @@ function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>)
   return starts;
 }
 
-/**
- * `%YAML 1.1` is refused: it changes what plain values mean (`yes`, `0755`), and a YAML 1.1 document cannot
- * be printed again without changing the documents after it.
- */
-export function yaml11Result(file: FileRef | undefined): Result {
-  return errorResult('YAML_SYNTAX', 'only YAML 1.2 is read: remove the %YAML 1.1 directive (Kubernetes manifests need none)', file ? { file } : {});
-}
-
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
 export function isLocalConfigDoc(d: StreamDoc): boolean {
   return isMap(d.contents) && isLocalConfig(d.contents);
@@ -123,45 +111,4 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
     for (const node of unwrapped.objects) items.push({ node, file: d.file });
   }
   return { items, results };
-}
-
-/**
- * Prints documents: the original text for untouched ones; for changed ones (keyed by their item node) the
- * original text with the stamp edit applied, or a fresh rendering when there is no edit — undefined when such
- * a document was read by the subset reader and has no tree to render (the caller reads the stream again with
- * the yaml library). (The edit is planned from the parsed positions; test/unit/text-edit and the idempotence
- * properties check that the edited text reads back as the changed tree. Checking it again here doubled the
- * run time.)
- */
-export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
-  // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
-  const parts: string[] = [];
-  let last = '';
-  for (const d of docs) {
-    // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
-    const stamped = memberNodes(d.contents).filter((n) => changed.has(n));
-    const text = stamped.length > 0 ? renderChanged(d, stamped.map((n) => changed.get(n))) : d.text;
-    if (text === undefined) return undefined;
-    if (text === '') continue;
-    if (last !== '' && !last.endsWith('\n')) parts.push('\n');
-    parts.push(text);
-    last = text;
-  }
-  return parts.join('');
-}
-
-/** The document's text with its edits applied, or printed again when one has no edit. */
-function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
-  if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
-  const crlf = d.text.includes('\r\n');
-  // Pieces joined once: a list of thousands of stamped workloads must not copy its text once per edit.
-  const parts: string[] = [];
-  let at = 0;
-  for (const edit of [...(edits as TextEdit[])].sort((a, b) => a.offset - b.offset)) {
-    const from = edit.offset - d.offset;
-    parts.push(d.text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert);
-    at = from + edit.remove;
-  }
-  parts.push(d.text.slice(at));
-  return parts.join('');
 }

@@ -1,13 +1,10 @@
 // Resolve stage: a Secret or ConfigMap in the bundle → its bytes per key, exactly as the API server stores them.
 // Secret: `data` base64-decoded, `stringData` folded in (it wins). ConfigMap: `data` as UTF-8, `binaryData` decoded.
-import type { KObject } from '../plan/inventory.ts';
 import { decodeBase64Strict } from './base64.ts';
 import { errorResult, type Result } from '../model/results.ts';
-import { isSafeToRead } from '../plan/targets.ts';
 import { child, formatPath, NodeReader } from '../model/nodes.ts';
-
-/** Key → bytes. A Map, so keys such as `__proto__` are ordinary keys. */
-export type SourceEntries = ReadonlyMap<string, Uint8Array>;
+import type { KObject, SourceEntries } from '../model/object.ts';
+import { isSafeToRead } from '../model/safety.ts';
 
 // Kept on the entries map itself (as the subset reader keeps map layouts): which keys of a ConfigMap came
 // from `binaryData`. A reader of one key by name may look at `data` only: kagent's Foundry endpointFrom

@@ -3,30 +3,14 @@
 // or a producer in the bundle; else missing. The core never reads the cluster itself: the plugin passes
 // what it read as `fetched`.
 import { IGNORE_ANNOTATION } from '../model/constants.ts';
-import type { Inventory, KObject } from '../plan/inventory.ts';
 import { formatPath } from '../model/nodes.ts';
 import { errorResult, type Result } from '../model/results.ts';
-import type { SourceUse } from '../discover/index.ts';
-import { isSafeToRead } from '../plan/targets.ts';
-import { decodeSourceObject, type SourceEntries } from './bundle.ts';
-import { isSopsSecret, readProduced, readSops, type Produced } from './producers.ts';
-
-/** Where a source's bytes came from. */
-export type Resolution =
-  | { from: 'bundle' | 'cluster'; entries: SourceEntries }
-  /** A producer in the bundle, or a SOPS Secret (`bundle`): the fields that determine the value. */
-  | { from: 'bundle' | 'producer'; produced: Produced }
-  | { from: 'ignored' }
-  /** `cluster`: a live read found nothing either. */
-  | { from: 'missing'; cluster?: boolean }
-  /** The object exists but could not be read; the errors are already in the results. */
-  | { from: 'invalid' };
-
-/** Sources read outside the core (the live cluster): id → entries, or null for "not found". */
-export type FetchedSources = ReadonlyMap<string, SourceEntries | null>;
-
-/** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
-export type LiveMode = 'never' | 'missing' | 'always';
+import { decodeSourceObject } from './bundle.ts';
+import { isSopsSecret, readProduced, readSops } from './producers.ts';
+import type { LiveMode } from '../model/config.ts';
+import type { FetchedSources, Resolution, SourceUse } from '../model/dependencies.ts';
+import type { Inventory, KObject } from '../model/object.ts';
+import { isSafeToRead } from '../model/safety.ts';
 
 export interface ResolveContext {
   inventory: Inventory;

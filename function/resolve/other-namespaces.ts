@@ -1,7 +1,7 @@
 // Resolve stage, for messages only: a reference nothing resolves may be a namespace mix-up. `helm template
 // --namespace X` writes no metadata.namespace on a chart's objects unless its templates do, so rollstamp
 // files them under the default namespace while workloads that name .Release.Namespace sit in X.
-import type { Inventory, SourceClass } from '../plan/inventory.ts';
+import type { Inventory, SourceClass } from '../model/object.ts';
 
 /** An object (or a producer's output) of the same class and name in another namespace. */
 export interface Elsewhere {

@@ -4,31 +4,10 @@
 // there (a new ciphertext, a pinned version, a new store path) rolls the workload; refresh intervals, labels
 // and other fields that do not change the value do not. New producers are rows in PRODUCERS.
 import { isMap, type YAMLMap } from 'yaml';
-import { canonicalJson, canonicalObject } from '../hash/canonical.ts';
-import type { KObject, SourceClass } from '../plan/inventory.ts';
+import { canonicalJson, canonicalObject } from './canonical.ts';
 import { warningResult, type Result } from '../model/results.ts';
 import { child, childIn, NodeReader, stringValue } from '../model/nodes.ts';
-
-/** What a producer (or a SOPS Secret) contributes to a source digest. */
-export interface Produced {
-  /** `group/Kind` of the producer (`external-secrets.io/ExternalSecret`), or `sops`. */
-  kind: string;
-  /** The producer, for reports: `Kind namespace/name`. */
-  producer: string;
-  /** Canonical bytes of the fields that determine every key's value. */
-  common: Uint8Array;
-  /**
-   * Per-key inputs when the produced keys are known and each depends only on its own entry (a keyed
-   * reference then hashes only its key). Undefined: the fields in `common` decide every key.
-   */
-  keyed?: ReadonlyMap<string, Uint8Array>;
-}
-
-/** One object a producer makes: a Secret, a ConfigMap, or (SecretProviderClass) the files of a CSI mount. */
-export interface ProducerOutput {
-  cls: SourceClass;
-  name: string;
-}
+import type { KObject, Produced, ProducerOutput } from '../model/object.ts';
 
 interface ProducerKind {
   group: string;

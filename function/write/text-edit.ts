@@ -3,15 +3,9 @@
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import type { Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { ENV_STAMP_NAME } from '../model/constants.ts';
-import { isOnlyNameAndValue, stampEntry, type StampSite } from './stamp.ts';
 import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from '../model/nodes.ts';
-
-/** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
-export interface TextEdit {
-  offset: number;
-  remove: number;
-  insert: string;
-}
+import type { StampSite, TextEdit } from '../model/target.ts';
+import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
 /**
  * The edit that writes the stamp at `site` below `root`, planned before the tree is changed: it reads source

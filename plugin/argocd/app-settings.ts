@@ -3,13 +3,13 @@
 // untrusted input: only the settings in APP_SETTINGS pass, and an operator-only one is refused by name.
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { locateSettings, type Config, type RawSettings } from '../../function/config/config.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
 import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
 import { repoRoot } from './repo-root.ts';
+import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
 
 /** Settings an Application may set, by config name. Everything else is refused. */
 export const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty', 'skipCrds'];

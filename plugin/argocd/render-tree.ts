@@ -5,9 +5,9 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseYamlDocument } from '../../function/read/parse-yaml.ts';
 import { InputError } from '../errors.ts';
 import { checkLink, isInside } from '../link-check.ts';
+import { parseYamlDocument } from '../../function/index.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** Kustomization fields whose entries may be local directories (kustomize api/types/kustomization.go). */

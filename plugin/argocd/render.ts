@@ -2,8 +2,6 @@
 // file), helm (Chart.yaml), or every manifest file below it — as Argo CD's own tools would.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Config } from '../../function/config/config.ts';
-import { decodeUtf8 } from '../../function/read/text.ts';
 import { InputError } from '../errors.ts';
 import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
@@ -13,6 +11,7 @@ import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
 import { cleanSourcePath, repoRoot } from './repo-root.ts';
+import { type Config, decodeUtf8 } from '../../function/index.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 

@@ -1,8 +1,5 @@
 // `rollstamp diff OLD NEW` (#16): which targets a change between two renders rolls, and which sources and
 // keys caused it. Both renders go through the same pipeline as `stamp`; only names, keys and digests are shown.
-import { hasErrors, formatResult, type Result } from '../../function/model/results.ts';
-import { diffStamps } from '../../function/compare/stamp-diff.ts';
-import type { Config } from '../../function/config/config.ts';
 import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../config-flags.ts';
 import { DIFF_FORMATS, renderJson, renderMarkdown, renderText, type DiffFormat } from '../diff-format.ts';
 import { InputError, UsageError } from '../errors.ts';
@@ -13,6 +10,7 @@ import { readInputs } from '../read-inputs.ts';
 import { maxInputBytes, summarize } from '../settings.ts';
 import { stampFiles, type StreamRun } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { type Config, diffStamps, formatResult, hasErrors, type Result } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 const DIFF_FLAGS: readonly FlagSpec[] = [

@@ -1,7 +1,5 @@
 // `rollstamp explain`: for every target, the sources it uses, the keys, where each resolved and short
 // digests — names and digests only, never a value.
-import type { SourceReport, TargetReport } from '../../function/index.ts';
-import { formatResult, hasErrors, resourceId, type Result } from '../../function/model/results.ts';
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { UsageError } from '../errors.ts';
 import { explanationOf, formatExplanation } from '../explain-document.ts';
@@ -10,6 +8,7 @@ import type { Io } from '../io.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { formatResult, hasErrors, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 const EXPLAIN_FLAGS: readonly FlagSpec[] = [

@@ -1,8 +1,5 @@
 // `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
-import { applyStamp, type FetchedSources } from '../../function/index.ts';
-import { parseResourceList, serializeResourceList } from '../../function/read/resource-list.ts';
-import { hasErrors, infoResult, sortResults, type Result } from '../../function/model/results.ts';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readLiveSources } from '../live-sources.ts';
@@ -10,6 +7,7 @@ import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize, withOperatorLimits } from '../settings.ts';
+import { applyStamp, type FetchedSources, hasErrors, infoResult, parseResourceList, type Result, serializeResourceList, sortResults } from '../../function/index.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 

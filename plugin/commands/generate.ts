@@ -1,9 +1,6 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { toKubernetesJson } from '../../function/write/kubernetes-json.ts';
-import { hasErrors } from '../../function/model/results.ts';
-import { isLocalConfigDoc } from '../../function/read/stream.ts';
 import { UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
@@ -13,6 +10,7 @@ import { liveSettingsForGenerate } from '../live-sources.ts';
 import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
 import { stampFiles } from '../stamp-streams.ts';
+import { hasErrors, isLocalConfigDoc, toKubernetesJson } from '../../function/index.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 

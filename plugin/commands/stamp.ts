@@ -1,6 +1,5 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
-import { hasErrors, resourceId } from '../../function/model/results.ts';
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
 import { CheckFailed, InputError } from '../errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
@@ -9,6 +8,7 @@ import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { hasErrors, resourceId } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 const STAMP_FLAGS: readonly FlagSpec[] = [

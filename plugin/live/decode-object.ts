@@ -1,10 +1,9 @@
 // Live reads: an API server answer → key → bytes, exactly as the bundle path reads the same object
 // (function/resolve/bundle.ts): Secret `data` base64-decoded strictly; ConfigMap `data` as UTF-8 and
 // `binaryData` decoded. The answer must be the object that was asked for; anything else fails the run.
-import { decodeBase64Strict } from '../../function/resolve/base64.ts';
-import { markBinaryDataKeys } from '../../function/resolve/bundle.ts';
 import { LiveReadError, objectLabel } from './live-error.ts';
 import type { LiveNeed } from './types.ts';
+import { decodeBase64Strict, markBinaryDataKeys } from '../../function/index.ts';
 
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8 = new TextEncoder();

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseResourceList, serializeResourceList } from '../../function/read/resource-list.ts';
-import { parseStream, serializeStream } from '../../function/read/stream.ts';
+import { parseResourceList } from '../../function/read/resource-list.ts';
+import { parseStream } from '../../function/read/stream.ts';
+import { serializeResourceList } from '../../function/write/resource-list.ts';
+import { serializeStream } from '../../function/write/stream.ts';
 
 const STREAM = '# head\napiVersion: v1\nkind: A\n---\n# c\nkind: B\nx: {a: 1}\n...\n---\nkind: C\nitems:\n- 0755\n- yes\n';
 

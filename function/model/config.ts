@@ -1,0 +1,47 @@
+// Model: validated settings (what config/ produces and every stage reads) and the label selector they hold.
+
+export type Requirement =
+  | { op: 'exists' | 'absent'; key: string }
+  | { op: 'in' | 'notin'; key: string; values: string[] };
+
+export type Selector = Requirement[];
+
+export type OnMissing = 'warn' | 'error' | 'ignore';
+
+/** Settings after validation, with defaults filled in. */
+export interface Config {
+  /** Default: `opted-in`. */
+  targets: 'opted-in' | 'all';
+  /** Default: none. */
+  selector?: Selector;
+  /** Default: `rollstamp.dev/hash`. */
+  annotationKey: string;
+  /** Default: `warn`. */
+  onMissing: OnMissing;
+  /** Default: `default`. */
+  defaultNamespace: string;
+  /** Default: none (unkeyed SHA-256). Read by the plugin, never by the core. */
+  hashKeyFile?: string;
+  /** kagent Agents and ModelConfigs are targets. Default: `enabled`. */
+  kagent: 'enabled' | 'disabled';
+  /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
+  hashScheme: 'v1' | 'kagent';
+  /** Default: `never`. What the plugin reads from the cluster (the core only says what it would need). */
+  live: LiveMode;
+  /** `rollstamp generate` only: renderer override. Default: detected. */
+  renderer?: 'kustomize' | 'helm' | 'directory';
+  /** `rollstamp generate` only: helm values files. Default: none. */
+  valuesFiles?: string[];
+  /** `rollstamp generate` only: an empty render succeeds. Default: false. */
+  allowEmpty: boolean;
+  /** `rollstamp generate` only, helm: leave the chart's `crds/` out (Argo CD's `helm.skipCrds`). Default: false. */
+  skipCrds: boolean;
+  /**
+   * Most references one target may name (pod spec, extra-dependency annotations, kagent fields together).
+   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
+   */
+  maxReferences: number;
+}
+
+/** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
+export type LiveMode = 'never' | 'missing' | 'always';

@@ -1,0 +1,83 @@
+// Model: what a target depends on — references found in its spec, merged per Secret or ConfigMap, and the
+// kagent objects it names — and what one dependency resolved to.
+import type { Produced, SourceClass, SourceEntries } from './object.ts';
+
+/** One reference from a target to a Secret or ConfigMap. */
+export interface SourceRef {
+  cls: SourceClass;
+  /** Empty means the target's own namespace. */
+  namespace: string;
+  name: string;
+  /** `whole` for envFrom, volumes without items and extra-dependency annotations. */
+  keys: 'whole' | string[];
+  optional: boolean;
+  /** Dot path of the field that holds the reference. */
+  field: string;
+  /** A ConfigMap read through `data` only (kagent's `cm.Data[key]`): keys only in `binaryData` count as absent. */
+  dataOnly?: boolean;
+}
+
+/** Everything one target uses of one Secret or ConfigMap. */
+export interface SourceUse {
+  id: string;
+  cls: SourceClass;
+  namespace: string;
+  name: string;
+  /** The whole object is used (envFrom, a volume without items, an annotation). */
+  whole: boolean;
+  /** Keys named explicitly (keyRefs, volume items); with `whole`, they still count when absent. */
+  keys: Map<string, KeyUse>;
+  /** Every reference is `optional: true`. */
+  optional: boolean;
+  /** Fields that hold the references, in document order. */
+  fields: string[];
+  /** The first field of a non-optional reference (what a "missing" result points at). */
+  requiredField?: string;
+  /** Every reference reads ConfigMap `data` only (see SourceRef.dataOnly). */
+  dataOnly?: boolean;
+}
+
+/** How a target asks for one key. */
+export interface KeyUse {
+  /** Every reference naming this key is optional. */
+  optional: boolean;
+  /** The first field naming the key, preferring a non-optional one. */
+  field: string;
+}
+
+/** What a target depends on: Secrets and ConfigMaps, and kagent objects. */
+export interface Dependencies {
+  /** Merged per object, sorted by id. */
+  uses: SourceUse[];
+  /** ModelConfigs, RemoteMCPServers and tool Agents, in document order. */
+  objects: ObjectRef[];
+}
+
+/** A reference from an Agent to another kagent object. */
+export interface ObjectRef {
+  kind: 'ModelConfig' | 'RemoteMCPServer' | 'Agent' | 'SandboxAgent';
+  namespace: string;
+  name: string;
+  field: string;
+}
+
+export interface AgentRefs {
+  /** Secrets and ConfigMaps (namespace '' = the Agent's). */
+  refs: SourceRef[];
+  /** ModelConfigs (hashed as units) and the RemoteMCPServers and Agents used as tools. */
+  objects: ObjectRef[];
+}
+
+/** Where a source's bytes came from. */
+export type Resolution =
+  | { from: 'bundle' | 'cluster'; entries: SourceEntries }
+  /** A producer in the bundle, or a SOPS Secret (`bundle`): the fields that determine the value. */
+  | { from: 'bundle' | 'producer'; produced: Produced }
+  | { from: 'ignored' }
+  /** `cluster`: a live read found nothing either. */
+  | { from: 'missing'; cluster?: boolean }
+  /** The object exists but could not be read; the errors are already in the results. */
+  | { from: 'invalid' };
+
+/** Sources read outside the core (the live cluster): id → entries, or null for "not found". */
+export type FetchedSources = ReadonlyMap<string, SourceEntries | null>;

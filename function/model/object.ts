@@ -1,0 +1,81 @@
+// Model: the objects the core reads — one input item, a Kubernetes object's identity, the index of
+// Secrets, ConfigMaps, kagent objects and producers — and the ids that key them. Types and pure helpers only.
+import type { YAMLMap } from 'yaml';
+import type { FileRef, Result, Subject } from './results.ts';
+
+/** One input object: its map node and where it came from. */
+export interface Item {
+  node: YAMLMap;
+  file?: FileRef;
+}
+
+/** A Kubernetes object read from one item. */
+export interface KObject {
+  item: Item;
+  apiVersion: string;
+  /** API group: `apps` for `apps/v1`, empty for `v1`. */
+  group: string;
+  kind: string;
+  name: string;
+  /** metadata.namespace, or the configured default. */
+  namespace: string;
+  labels: ReadonlyMap<string, string>;
+  annotations: ReadonlyMap<string, string>;
+  /**
+   * Problems reading labels or annotations (an alias, a non-map, a non-string rollstamp.dev/* value).
+   * Reported only for objects rollstamp interprets (workloads, Secrets, ConfigMaps); others pass through.
+   */
+  metadataProblems: Result[];
+  subject: Subject;
+}
+
+/**
+ * What a target reads: a Secret or ConfigMap (from the bundle, a producer or the cluster), or the files a
+ * SecretProviderClass mounts through a CSI volume (only ever from its producer).
+ */
+export type SourceClass = 'Secret' | 'ConfigMap' | 'SecretProviderClass';
+
+/** A producer in the bundle and what it makes. */
+export interface ProducerEntry {
+  obj: KObject;
+  output: ProducerOutput;
+}
+
+export interface Inventory {
+  objects: KObject[];
+  /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
+  sources: Map<string, KObject[]>;
+  /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
+  related: Map<string, KObject[]>;
+  /** Producers (SealedSecret, ExternalSecret …) by the `class/namespace/name` of what they make. */
+  producers: Map<string, ProducerEntry[]>;
+}
+
+export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;
+
+/** Key of `related`: `Kind/namespace/name` (a Namespace is `Namespace//name`). */
+export const relatedId = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
+
+/** What a producer (or a SOPS Secret) contributes to a source digest. */
+export interface Produced {
+  /** `group/Kind` of the producer (`external-secrets.io/ExternalSecret`), or `sops`. */
+  kind: string;
+  /** The producer, for reports: `Kind namespace/name`. */
+  producer: string;
+  /** Canonical bytes of the fields that determine every key's value. */
+  common: Uint8Array;
+  /**
+   * Per-key inputs when the produced keys are known and each depends only on its own entry (a keyed
+   * reference then hashes only its key). Undefined: the fields in `common` decide every key.
+   */
+  keyed?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** One object a producer makes: a Secret, a ConfigMap, or (SecretProviderClass) the files of a CSI mount. */
+export interface ProducerOutput {
+  cls: SourceClass;
+  name: string;
+}
+
+/** Key → bytes. A Map, so keys such as `__proto__` are ordinary keys. */
+export type SourceEntries = ReadonlyMap<string, Uint8Array>;

@@ -1,0 +1,33 @@
+// Model: what a run reports per target and per dependency — names, keys and digests only, never a value.
+import type { Resolution } from './dependencies.ts';
+import type { FileRef, ResourceRef } from './results.ts';
+
+/** What one dependency contributed to one target (names, keys and digests only: never a value). */
+export interface SourceReport {
+  cls: string;
+  namespace: string;
+  name: string;
+  from: Resolution['from'];
+  whole: boolean;
+  optional: boolean;
+  /** `digest`: the key's own digest, only with HashContext.keyDigests (`rollstamp diff` compares them). */
+  keys: Array<{ key: string; present: boolean; digest?: string }>;
+  fields: string[];
+  /** The producer whose spec stands for the value (`ExternalSecret ns/name`), or the SOPS Secret itself. */
+  producedBy?: string;
+  /** Prefixed digest of this dependency; absent for ignored or invalid sources. */
+  digest?: string;
+  /** A ModelConfig's own sources. */
+  sources?: SourceReport[];
+}
+
+export interface TargetReport {
+  resourceRef: ResourceRef;
+  file?: FileRef;
+  /** Field that holds the stamp. */
+  field: string;
+  hash: string;
+  previous?: string;
+  changed: boolean;
+  sources: SourceReport[];
+}

@@ -1,0 +1,46 @@
+// Model: reading a target's stamp site — the field a stamp is written to, the stamp there now, and whether
+// every node on the way can hold one. Writing it is write/'s job.
+import type { YAMLMap, YAMLSeq } from 'yaml';
+import { ENV_STAMP_NAME } from './constants.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from './nodes.ts';
+import type { StampSite } from './target.ts';
+
+/** The field a stamp is written to, as a dot path (`…annotations["rollstamp.dev/hash"]`, `…env[name=ROLLSTAMP_HASH].value`). */
+export function stampField(site: StampSite, key: string): string {
+  return site.kind === 'annotation' ? formatPath([...site.path, key]) : `${formatPath(site.path)}[name=${ENV_STAMP_NAME}].value`;
+}
+
+/** The current stamp at `site` below `root`, if any. */
+export function currentStamp(root: YAMLMap, site: StampSite, key: string): string | undefined {
+  const at = childIn(root, site.path);
+  if (site.kind === 'annotation') return isMapNode(at) ? stringValue(child(at, key)) : undefined;
+  const entry = isSeqNode(at) ? stampEntry(at) : undefined;
+  return entry ? stringValue(child(entry.map, 'value')) : undefined;
+}
+
+/**
+ * Records a WRONG_TYPE result when something on the way to the site is not what a stamp can be written into
+ * (a non-map on the path; for env, a non-list or a non-map entry). Returns false then.
+ */
+export function checkStampSite(root: YAMLMap, site: StampSite, reader: NodeReader): boolean {
+  const before = reader.results.length;
+  if (site.kind === 'annotation') {
+    reader.mapIn(root, [], site.path);
+    return reader.results.length === before;
+  }
+  const parent = reader.mapIn(root, [], site.path.slice(0, -1));
+  const env = parent ? reader.seq(child(parent, site.path.at(-1)!), site.path) : undefined;
+  env?.items.forEach((item, i) => reader.map(item, [...site.path, i]));
+  return reader.results.length === before;
+}
+
+/** The first env entry named ROLLSTAMP_HASH. */
+export function stampEntry(env: YAMLSeq): { map: YAMLMap; index: number } | undefined {
+  const index = env.items.findIndex((item) => isMapNode(item) && stringValue(child(item, 'name')) === ENV_STAMP_NAME);
+  return index < 0 ? undefined : { map: env.items[index] as YAMLMap, index };
+}
+
+/** An entry that is `{name, value}` only. */
+export function isOnlyNameAndValue(entry: YAMLMap): boolean {
+  return entry.items.length === 2 && child(entry, 'value') !== undefined && !isNullish(child(entry, 'value'));
+}

@@ -1,0 +1,45 @@
+// Model: targets — the objects that get a stamp, how their hash is made, where the stamp goes, and the
+// text edit that writes it.
+import type { KObject } from './object.ts';
+
+/**
+ * How a target's hash is made:
+ * - `workload`: from its pod template's references;
+ * - `agent`: a kagent Agent, from its spec (ModelConfigs hashed as units);
+ * - `model-config`: a kagent ModelConfig's own hash (informational stamp on its metadata);
+ * - `agent-deployment`: a rendered agent Deployment, which gets exactly its Agent's hash.
+ */
+export type TargetMode = 'workload' | 'agent' | 'model-config' | 'agent-deployment';
+
+/** An object that will be stamped. */
+export interface Target {
+  obj: KObject;
+  mode: TargetMode;
+  /** Where the stamp is written. */
+  site: StampSite;
+  /** Workloads: path of the pod template. */
+  templatePath?: readonly string[];
+  /** Rendered agent Deployments: the Agent whose hash they carry. */
+  agent?: Target;
+}
+
+/** Deepest nesting rollstamp walks inside an object it interprets. */
+export const MAX_DEPTH = 100;
+
+/**
+ * Where a target's stamp goes.
+ * - `annotation`: `<path>[annotationKey]`, path naming an annotations map;
+ * - `env`: the entry named `ROLLSTAMP_HASH` of the env list at `path` (its `value`): kagent's Substrate
+ *   ActorTemplate takes only image, command and env from a SandboxAgent (#13).
+ */
+export interface StampSite {
+  kind: 'annotation' | 'env';
+  path: readonly string[];
+}
+
+/** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
+export interface TextEdit {
+  offset: number;
+  remove: number;
+  insert: string;
+}

@@ -1,0 +1,46 @@
+// Write stage for KRM function mode: the ResourceList's text with the stamp edits and results appended, or,
+// where that cannot be done, its Document (edited in place) printed again.
+import { stringify } from 'yaml';
+import { blockIndent, child } from '../model/nodes.ts';
+import type { Result } from '../model/results.ts';
+import type { TextEdit } from '../model/target.ts';
+import type { ResourceList } from '../read/resource-list.ts';
+import { detectFormat } from './format.ts';
+import { applyTextEdits } from './apply-edits.ts';
+
+/**
+ * Writes the ResourceList with `results` replaced by ours (absent when there are none).
+ * - When every stamp has a text edit, the input text is kept as it was apart from the stamp lines and the
+ *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful).
+ * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
+ *   list was read without one (the caller reads it again with the yaml library and runs again).
+ */
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string | undefined {
+  const edited = !rl.json ? editText(rl, results, changed) : undefined;
+  if (edited !== undefined) return edited;
+  if (!rl.doc) return undefined;
+  const root = rl.root;
+  root.delete('results');
+  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
+  if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
+  if (rl.json) return `${JSON.stringify(rl.doc.toJS(), null, 2)}\n`;
+  return rl.doc.toString(detectFormat(rl.text));
+}
+
+function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
+  const root = rl.root;
+  const edits = [...changed.values()];
+  if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
+  // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
+  // reader read is the stream's only document and has no `...`: its end is the text's.)
+  const end = rl.doc ? (root.range?.[2] ?? rl.text.length) : rl.text.length;
+  if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
+  const crlf = rl.text.includes('\r\n');
+  const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
+  if (results.length === 0) return text;
+  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
+  const block = stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false });
+  const sep = text.endsWith('\n') ? '' : '\n';
+  return text + sep + (crlf ? block.replace(/\n/g, '\r\n') : block);
+}
+

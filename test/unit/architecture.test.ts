@@ -1,0 +1,162 @@
+// The layout guards itself: the core's stage folders import only the stages below them, nothing in the core
+// imports a cycle (type imports included), plugin/ reaches the core only through function/index.ts, the core
+// touches no files, environment or clock, and no source file grows past 400 lines. Each rule is also tried on
+// a small made-up graph, so a rule that could never fire fails here too.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAX_LINES = 400;
+
+/**
+ * Which stage folders of function/ each folder may import (besides itself). `index` is function/index.ts, the
+ * API, which may import every stage. Reading the table top to bottom is reading the pipeline.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  model: [],
+  config: ['model'],
+  read: ['model'],
+  kinds: ['model', 'config'],
+  discover: ['model', 'config', 'kinds'],
+  resolve: ['model'],
+  plan: ['model', 'config', 'kinds', 'discover', 'resolve'],
+  hash: ['model', 'config', 'discover', 'resolve', 'plan'],
+  write: ['model', 'read'],
+  compare: ['model', 'hash'],
+  index: ['model', 'config', 'read', 'kinds', 'discover', 'resolve', 'plan', 'hash', 'write', 'compare'],
+};
+/** Node modules the core may use: hashing and bytes only (no fs, no env, no clock, no network). */
+const CORE_NODE_MODULES = new Set(['node:crypto', 'node:buffer']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every module a file names in an import or re-export (type-only ones included), as written. */
+export function importsOf(text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2]!);
+}
+
+/** Repository-relative path of a relative import from `file`; the specifier itself for a package. */
+function resolveImport(file: string, spec: string): string {
+  return spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec;
+}
+
+const graph = new Map<string, string[]>();
+for (const file of [...sourceFiles('function'), ...sourceFiles('plugin')]) {
+  graph.set(file, importsOf(readFileSync(join(ROOT, file), 'utf8')).map((s) => resolveImport(file, s)));
+}
+
+/** The stage folder of a core file: `function/read/x.ts` → `read`, `function/index.ts` → `index`. */
+function stageOf(file: string): string {
+  const parts = relative('function', file).split('/');
+  return parts.length === 1 ? 'index' : parts[0]!;
+}
+
+/** A cycle among `nodes` as a list of files (first = last), or undefined. Depth-first, colours per node. */
+export function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (state.get(next) === undefined) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of edges.keys()) {
+    if (state.get(node) !== undefined) continue;
+    const found = visit(node);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Imports of core files that cross stages against ALLOWED, as `from -> to` lines. */
+export function forbiddenEdges(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of edges) {
+    if (!from.startsWith('function/')) continue;
+    const stage = stageOf(from);
+    for (const to of targets) {
+      if (to.startsWith('plugin/') || to.startsWith('test/')) out.push(`${from} -> ${to}`);
+      else if (to.startsWith('node:') && !CORE_NODE_MODULES.has(to)) out.push(`${from} -> ${to}`);
+      else if (to.startsWith('function/')) {
+        const target = stageOf(to);
+        if (target !== stage && !(ALLOWED[stage] ?? []).includes(target)) out.push(`${from} -> ${to}`);
+      }
+    }
+  }
+  return out;
+}
+
+const coreGraph = new Map([...graph].filter(([file]) => file.startsWith('function/')));
+
+test('every folder of function/ is a stage the table knows', () => {
+  const stages = new Set([...coreGraph.keys()].map(stageOf));
+  for (const stage of stages) assert.ok(stage in ALLOWED, `function/${stage}/ is not in the architecture table`);
+});
+
+test('function/ has no import cycle, counting type imports', () => {
+  const cycle = findCycle(coreGraph);
+  assert.is(cycle, undefined, `import cycle: ${cycle?.join(' -> ')}`);
+});
+
+test('function/ stages import only the stages below them, and never plugin/, fs, env or the clock', () => {
+  assert.equal(forbiddenEdges(coreGraph), []);
+  for (const [file] of coreGraph) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    assert.not.match(text, /\bprocess\.(env|argv|stdout|stderr|cwd|exit)\b|\bDate\.now\(|new Date\(/, `${file} reaches the process or the clock`);
+  }
+});
+
+test('plugin/ reaches the core only through function/index.ts', () => {
+  for (const [file, targets] of graph) {
+    if (!file.startsWith('plugin/')) continue;
+    const inner = targets.filter((t) => t.startsWith('function/') && t !== 'function/index.ts');
+    assert.equal(inner, [], `${file} imports core modules directly`);
+  }
+});
+
+test(`no source file in function/ or plugin/ is longer than ${MAX_LINES} lines, and each opens with a header comment`, () => {
+  for (const file of graph.keys()) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    assert.ok(lines <= MAX_LINES, `${file} has ${lines} lines`);
+    assert.ok(text.startsWith('// '), `${file} does not start with a header comment`);
+  }
+});
+
+test('the rules fire on a made-up graph: a type-import cycle, an upward edge, plugin and fs imports', () => {
+  const cyclic = new Map([
+    ['function/model/a.ts', ['function/model/b.ts']],
+    ['function/model/b.ts', ['function/model/a.ts']],
+  ]);
+  assert.equal(findCycle(cyclic), ['function/model/a.ts', 'function/model/b.ts', 'function/model/a.ts']);
+  assert.equal(importsOf("import type { A } from './a.ts';\nexport { b } from \"./b.ts\";\nconst c = await import('./c.ts');"), ['./a.ts', './b.ts', './c.ts']);
+  const upward = new Map([
+    ['function/model/x.ts', ['function/hash/y.ts']],
+    ['function/read/z.ts', ['plugin/io.ts', 'node:fs', 'node:crypto', 'function/model/x.ts']],
+    ['function/hash/y.ts', []],
+  ]);
+  assert.equal(forbiddenEdges(upward), ['function/model/x.ts -> function/hash/y.ts', 'function/read/z.ts -> plugin/io.ts', 'function/read/z.ts -> node:fs']);
+});
+
+test.run();
