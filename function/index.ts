@@ -1,7 +1,6 @@
 // The core API: read → index → select targets → discover → resolve → hash → stamp. Synchronous and pure:
 // no files, no env, no clock. `planStamp` says which sources only the cluster could supply; the plugin reads
 // them and passes them to `applyStamp`, which edits the item nodes in place.
-import type { YAMLMap } from 'yaml';
 import { ENV_STAMP_NAME } from './model/constants.ts';
 import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash/scheme.ts';
@@ -17,6 +16,7 @@ import type { FetchedSources } from './model/dependencies.ts';
 import type { Inventory, Item } from './model/object.ts';
 import type { SourceReport, TargetReport } from './model/reports.ts';
 import type { TextEdit } from './model/target.ts';
+import type { MapNode } from './model/nodes.ts';
 
 export interface StampOptions {
   config: Config;
@@ -35,7 +35,7 @@ export interface StampOutcome {
    * Item nodes that were stamped, each with the text edit that writes the stamp into its source (undefined
    * when only a fresh rendering can). Empty when there are errors: then nothing is stamped.
    */
-  changed: Map<YAMLMap, TextEdit | undefined>;
+  changed: Map<MapNode, TextEdit | undefined>;
 }
 
 /** A Secret or ConfigMap the plugin should read from the cluster. */
@@ -96,7 +96,7 @@ export function applyStamp(items: readonly Item[], options: StampOptions): Stamp
     ...(options.keyDigests ? { keyDigests: true } : {}),
   };
   const reports = targets.map((t) => hashTarget(t, ctx));
-  const changed = new Map<YAMLMap, TextEdit | undefined>();
+  const changed = new Map<MapNode, TextEdit | undefined>();
   if (!hasErrors(results)) {
     targets.forEach((t, i) => {
       const report = reports[i];

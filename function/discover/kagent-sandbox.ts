@@ -14,12 +14,12 @@
 //   included, so a changed literal value makes a new ActorTemplate and new actors (blue-green), while a
 //   changed Secret alone does not.
 // - go/api/v1alpha2/sandboxagent_types.go: `spec.skills` is rejected for SandboxAgents (CEL).
-import type { YAMLMap } from 'yaml';
 import { warningResult, type Result, type Subject } from '../model/results.ts';
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { child, formatPath, isMapNode, stringValue, type FieldPath, type NodeReader } from '../model/nodes.ts';
 import { containerRefs, volumeRefs } from './pod-spec.ts';
 import type { SourceRef } from '../model/dependencies.ts';
+import type { MapNode } from '../model/nodes.ts';
 
 const SUBSTRATE = "kagent's Substrate backend";
 
@@ -28,7 +28,7 @@ const SUBSTRATE = "kagent's Substrate backend";
  * other Secret or ConfigMap reference there (configMapKeyRef env, envFrom, volumes, extraContainers) is
  * dropped by kagent before the ActorTemplate: a warning names it, and it is not hashed.
  */
-export function sandboxDeploymentRefs(deployment: YAMLMap, path: FieldPath, subject: Subject, reader: NodeReader): SourceRef[] {
+export function sandboxDeploymentRefs(deployment: MapNode, path: FieldPath, subject: Subject, reader: NodeReader): SourceRef[] {
   const kept: SourceRef[] = [];
   const dropped = (ref: SourceRef, what: string): void => {
     const message = `${SUBSTRATE} drops ${what} from a SandboxAgent (only literal and secretKeyRef env reach its actor): ${ref.cls} ${ref.name} is not hashed`;

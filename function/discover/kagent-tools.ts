@@ -1,7 +1,6 @@
 // Discover stage for kagent tools: an Agent's `tools[]` — their headersFrom, the RemoteMCPServers they name
 // (its CA Secret mounted in the Agent's namespace, its headersFrom read in its own), Agents used as tools —
 // and kagent's rule for tools in another namespace (the tool's spec.allowedNamespaces).
-import type { YAMLMap } from 'yaml';
 import { errorResult, warningResult } from '../model/results.ts';
 import { matchesSelector, selectorFromObject } from '../config/selector.ts';
 import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
@@ -9,9 +8,10 @@ import { caRef, headersFromRefs } from './kagent-values.ts';
 import type { AgentRefs } from '../model/dependencies.ts';
 import { type Inventory, type KObject, relatedId } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
+import type { MapNode } from '../model/nodes.ts';
 
 /** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
-export function toolRefs(obj: KObject, tool: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
   out.refs.push(...headersFromRefs(child(tool, 'headersFrom'), [...path, 'headersFrom'], '', reader));
   const server = reader.map(child(tool, 'mcpServer'), [...path, 'mcpServer']);
   if (server) mcpServerRefs(obj, server, [...path, 'mcpServer'], reader, inventory, out);
@@ -19,7 +19,7 @@ export function toolRefs(obj: KObject, tool: YAMLMap, path: FieldPath, reader: N
   if (agent) toolAgentRef(obj, agent, [...path, 'agent'], reader, inventory, out);
 }
 
-function mcpServerRefs(obj: KObject, server: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
   const ref = typedReference(server, path, reader);
   if (!ref) return;
   const namespace = ref.namespace || obj.namespace;
@@ -49,7 +49,7 @@ function mcpServerRefs(obj: KObject, server: YAMLMap, path: FieldPath, reader: N
   }
 }
 
-function toolAgentRef(obj: KObject, agent: YAMLMap, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function toolAgentRef(obj: KObject, agent: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
   const ref = typedReference(agent, path, reader);
   if (!ref) return;
   const field = formatPath(path);
@@ -72,7 +72,7 @@ interface TypedReference {
   namespace: string;
 }
 
-function typedReference(node: YAMLMap, path: FieldPath, reader: NodeReader): TypedReference | undefined {
+function typedReference(node: MapNode, path: FieldPath, reader: NodeReader): TypedReference | undefined {
   const name = reader.str(child(node, 'name'), [...path, 'name']);
   if (!name) return reader.required([...path, 'name'], 'a name');
   return {

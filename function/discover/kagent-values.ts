@@ -1,12 +1,12 @@
 // Discover stage for kagent: the reference shapes kagent shares between kinds — a ValueSource
 // (`{type: Secret|ConfigMap, name, key}`), headersFrom lists, and a TLS CA Secret.
-import type { YAMLMap } from 'yaml';
 import { child, formatPath, type FieldPath, type NodeReader } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
+import type { MapNode } from '../model/nodes.ts';
 
 /** `tls.caCertSecretRef` + `caCertSecretKey` (shared by ModelConfig and RemoteMCPServer). */
-export function caRef(tls: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef | undefined {
+export function caRef(tls: MapNode, path: FieldPath, reader: NodeReader): SourceRef | undefined {
   const name = reader.str(child(tls, 'caCertSecretRef'), [...path, 'caCertSecretRef']);
   if (!name) return undefined;
   const key = reader.str(child(tls, 'caCertSecretKey'), [...path, 'caCertSecretKey']);

@@ -2,7 +2,6 @@
 // named in its spec, RemoteMCPServers used as tools — and what a ModelConfig uses. Namespaces follow kagent's
 // controller (release/v0.10.x): ModelConfig names are same-namespace; tools may name another namespace when
 // the tool's spec.allowedNamespaces permits it.
-import type { YAMLMap } from 'yaml';
 import { errorResult, warningResult } from '../model/results.ts';
 import { child, childIn, formatPath, NodeReader, type FieldPath } from '../model/nodes.ts';
 import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
@@ -12,6 +11,7 @@ import { containerRefs, volumeRefs } from './pod-spec.ts';
 import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
 import type { Inventory, KObject } from '../model/object.ts';
 import type { StampSite } from '../model/target.ts';
+import type { MapNode } from '../model/nodes.ts';
 
 const SECRET_KEYED_PROVIDERS_EXEMPT = new Set(['Bedrock', 'SAPAICore']);
 
@@ -86,7 +86,7 @@ export function agentRefs(obj: KObject, reader: NodeReader, inventory: Inventory
 }
 
 /** env, envFrom, volumes and extraContainers of a kagent deployment spec (its own pod-spec fields). */
-function deploymentRefs(deployment: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+function deploymentRefs(deployment: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs = [...containerRefs(deployment, path, reader)];
   reader.seq(child(deployment, 'volumes'), [...path, 'volumes'])?.items.forEach((v, i) => {
     const volume = reader.map(v, [...path, 'volumes', i]);
@@ -99,7 +99,7 @@ function deploymentRefs(deployment: YAMLMap, path: FieldPath, reader: NodeReader
   return refs;
 }
 
-function declarativeRefs(obj: KObject, spec: YAMLMap, base: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
   const modelField = [...base, 'modelConfig'];
   const model = reader.str(child(spec, 'modelConfig'), modelField);
   if (model === undefined || model === '') reader.required(modelField, 'a ModelConfig name');

@@ -2,16 +2,16 @@
 // envFrom (whole), secret/configMap volumes and projected sources (listed items, else whole), and the
 // SecretProviderClass of a Secrets Store CSI volume.
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
-import type { YAMLMap } from 'yaml';
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
 import { child, formatPath } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
+import type { MapNode } from '../model/nodes.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 
 /** Every reference in the pod spec at `path` (a map), in document order. */
-export function podSpecRefs(spec: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   for (const list of CONTAINER_LISTS) {
     const containers = reader.seq(child(spec, list), [...path, list]);
@@ -30,7 +30,7 @@ export function podSpecRefs(spec: YAMLMap, path: FieldPath, reader: NodeReader):
   return refs;
 }
 
-export function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+export function containerRefs(container: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   reader.seq(child(container, 'env'), [...path, 'env'])?.items.forEach((e, i) => {
     const ePath = [...path, 'env', i];
@@ -53,7 +53,7 @@ export function containerRefs(container: YAMLMap, path: FieldPath, reader: NodeR
   return refs;
 }
 
-export function volumeRefs(volume: YAMLMap, path: FieldPath, reader: NodeReader): SourceRef[] {
+export function volumeRefs(volume: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   const secret = objectRef(child(volume, 'secret'), [...path, 'secret'], 'Secret', 'secretName', reader, false);
   const configMap = objectRef(child(volume, 'configMap'), [...path, 'configMap'], 'ConfigMap', 'name', reader, false);

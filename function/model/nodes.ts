@@ -3,6 +3,14 @@
 import { isAlias, isMap, isScalar, isSeq, Scalar, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { errorResult, type Result, type Subject } from './results.ts';
 
+/**
+ * The node types every stage reads. Only this module and the read/write stages know how they are built;
+ * everything else names these and reads them through the helpers below.
+ */
+export type MapNode = YAMLMap;
+export type SeqNode = YAMLSeq;
+export type ScalarNode = Scalar;
+
 export type FieldPath = readonly (string | number)[];
 
 const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -65,6 +73,9 @@ const layoutOf = (map: YAMLMap): MapLayout | undefined => (map as WithLayout)[LA
 
 /** True for a map node (block or flow). */
 export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
+
+/** True for a scalar node. */
+export const isScalarNode = (node: unknown): node is Scalar => isScalar(node);
 
 /** True for a sequence node (block or flow). */
 export const isSeqNode = (node: unknown): node is YAMLSeq => isSeq(node);

@@ -1,11 +1,11 @@
 // Model: the objects the core reads — one input item, a Kubernetes object's identity, the index of
 // Secrets, ConfigMaps, kagent objects and producers — and the ids that key them. Types and pure helpers only.
-import type { YAMLMap } from 'yaml';
 import type { FileRef, Result, Subject } from './results.ts';
+import type { MapNode } from './nodes.ts';
 
 /** One input object: its map node and where it came from. */
 export interface Item {
-  node: YAMLMap;
+  node: MapNode;
   file?: FileRef;
 }
 

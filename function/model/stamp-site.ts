@@ -1,9 +1,9 @@
 // Model: reading a target's stamp site — the field a stamp is written to, the stamp there now, and whether
 // every node on the way can hold one. Writing it is write/'s job.
-import type { YAMLMap, YAMLSeq } from 'yaml';
 import { ENV_STAMP_NAME } from './constants.ts';
 import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from './nodes.ts';
 import type { StampSite } from './target.ts';
+import type { MapNode, SeqNode } from './nodes.ts';
 
 /** The field a stamp is written to, as a dot path (`…annotations["rollstamp.dev/hash"]`, `…env[name=ROLLSTAMP_HASH].value`). */
 export function stampField(site: StampSite, key: string): string {
@@ -11,7 +11,7 @@ export function stampField(site: StampSite, key: string): string {
 }
 
 /** The current stamp at `site` below `root`, if any. */
-export function currentStamp(root: YAMLMap, site: StampSite, key: string): string | undefined {
+export function currentStamp(root: MapNode, site: StampSite, key: string): string | undefined {
   const at = childIn(root, site.path);
   if (site.kind === 'annotation') return isMapNode(at) ? stringValue(child(at, key)) : undefined;
   const entry = isSeqNode(at) ? stampEntry(at) : undefined;
@@ -22,7 +22,7 @@ export function currentStamp(root: YAMLMap, site: StampSite, key: string): strin
  * Records a WRONG_TYPE result when something on the way to the site is not what a stamp can be written into
  * (a non-map on the path; for env, a non-list or a non-map entry). Returns false then.
  */
-export function checkStampSite(root: YAMLMap, site: StampSite, reader: NodeReader): boolean {
+export function checkStampSite(root: MapNode, site: StampSite, reader: NodeReader): boolean {
   const before = reader.results.length;
   if (site.kind === 'annotation') {
     reader.mapIn(root, [], site.path);
@@ -35,12 +35,12 @@ export function checkStampSite(root: YAMLMap, site: StampSite, reader: NodeReade
 }
 
 /** The first env entry named ROLLSTAMP_HASH. */
-export function stampEntry(env: YAMLSeq): { map: YAMLMap; index: number } | undefined {
+export function stampEntry(env: SeqNode): { map: MapNode; index: number } | undefined {
   const index = env.items.findIndex((item) => isMapNode(item) && stringValue(child(item, 'name')) === ENV_STAMP_NAME);
-  return index < 0 ? undefined : { map: env.items[index] as YAMLMap, index };
+  return index < 0 ? undefined : { map: env.items[index] as MapNode, index };
 }
 
 /** An entry that is `{name, value}` only. */
-export function isOnlyNameAndValue(entry: YAMLMap): boolean {
+export function isOnlyNameAndValue(entry: MapNode): boolean {
   return entry.items.length === 2 && child(entry, 'value') !== undefined && !isNullish(child(entry, 'value'));
 }

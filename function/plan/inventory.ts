@@ -1,12 +1,12 @@
 // Index stage: every item's identity (group, kind, namespace, name), labels and annotations, and an
 // index of Secrets and ConfigMaps by namespace/name. Maps, not objects, so `__proto__` is just a key.
-import { isMap, type YAMLMap } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
 import { producerOutputs } from '../resolve/producers.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
 import { type Inventory, type Item, type KObject, type ProducerEntry, relatedId, sourceId } from '../model/object.ts';
+import { type MapNode, isMapNode } from '../model/nodes.ts';
 
 /** Kinds indexed in `related`: what kagent references point at, and Namespaces (for namespace selectors). */
 const RELATED: ReadonlySet<string> = new Set(['kagent.dev/ModelConfig', 'kagent.dev/RemoteMCPServer', 'kagent.dev/Agent', 'kagent.dev/SandboxAgent', '/Namespace']);
@@ -52,7 +52,7 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
     return undefined;
   }
   const meta = child(node, 'metadata');
-  const metaMap = isMap(meta) ? meta : undefined;
+  const metaMap = isMapNode(meta) ? meta : undefined;
   const name = (metaMap && (stringValue(child(metaMap, 'name')) ?? stringValue(child(metaMap, 'generateName')))) ?? '';
   const explicitNs = metaMap ? stringValue(child(metaMap, 'namespace')) : undefined;
   const ref: ResourceRef = { apiVersion, kind, name };
@@ -77,7 +77,7 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
 }
 
 /** labels/annotations as a Map; problems go to the reader's results (the object's metadataProblems). */
-function stringMap(meta: YAMLMap, key: 'labels' | 'annotations', reader: NodeReader): Map<string, string> {
+function stringMap(meta: MapNode, key: 'labels' | 'annotations', reader: NodeReader): Map<string, string> {
   const out = new Map<string, string>();
   const value = child(meta, key);
   const node = isAlias(value) ? aliasProblem(reader.results, reader.subject, ['metadata', key]) : reader.map(value, ['metadata', key]);

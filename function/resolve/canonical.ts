@@ -2,8 +2,8 @@
 // JSON with map keys in byte order and scalars by their value: formatting, key order, quoting and comments
 // never change it; a different value or type does. Callers pass only trees that passed isSafeToRead (no
 // aliases, merge keys or deep nesting).
-import { isMap, isScalar, isSeq } from 'yaml';
 import { byteOrder } from '../model/order.ts';
+import { isMapNode, isScalarNode, isSeqNode } from '../model/nodes.ts';
 
 
 const NONE: ReadonlySet<string> = new Set();
@@ -11,17 +11,17 @@ const NONE: ReadonlySet<string> = new Set();
 /** Canonical JSON of a node; absent and null are both `null`. `omit`: top-level map keys left out. */
 export function canonicalJson(node: unknown, omit: ReadonlySet<string> = NONE): string {
   if (node === undefined || node === null) return 'null';
-  if (isMap(node)) {
+  if (isMapNode(node)) {
     const pairs: Array<[string, string]> = [];
     for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : canonicalJson(pair.key);
+      const key = isScalarNode(pair.key) ? String(pair.key.value) : canonicalJson(pair.key);
       if (!omit.has(key)) pairs.push([key, canonicalJson(pair.value)]);
     }
     pairs.sort((a, b) => byteOrder(a[0], b[0]));
     return `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
   }
-  if (isSeq(node)) return `[${node.items.map((item) => canonicalJson(item)).join(',')}]`;
-  if (isScalar(node)) return scalarJson(node.value);
+  if (isSeqNode(node)) return `[${node.items.map((item) => canonicalJson(item)).join(',')}]`;
+  if (isScalarNode(node)) return scalarJson(node.value);
   return 'null';
 }
 

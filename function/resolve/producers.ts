@@ -3,19 +3,19 @@
 // Secrets. The value is not in Git, so the digest covers exactly the spec fields that determine it: a change
 // there (a new ciphertext, a pinned version, a new store path) rolls the workload; refresh intervals, labels
 // and other fields that do not change the value do not. New producers are rows in PRODUCERS.
-import { isMap, type YAMLMap } from 'yaml';
 import { canonicalJson, canonicalObject } from './canonical.ts';
 import { warningResult, type Result } from '../model/results.ts';
 import { child, childIn, NodeReader, stringValue } from '../model/nodes.ts';
 import type { KObject, Produced, ProducerOutput } from '../model/object.ts';
+import { type MapNode, isMapNode } from '../model/nodes.ts';
 
 interface ProducerKind {
   group: string;
   kind: string;
   /** apiVersions read with a deprecation warning. */
   deprecated?: Readonly<Record<string, string>>;
-  outputs(spec: YAMLMap | undefined, obj: KObject): ProducerOutput[];
-  read(spec: YAMLMap | undefined, obj: KObject, output: ProducerOutput): Omit<Produced, 'kind' | 'producer'>;
+  outputs(spec: MapNode | undefined, obj: KObject): ProducerOutput[];
+  read(spec: MapNode | undefined, obj: KObject, output: ProducerOutput): Omit<Produced, 'kind' | 'producer'>;
 }
 
 const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8');
@@ -25,7 +25,7 @@ const str = (node: unknown): string | undefined => {
   return s === undefined || s === '' ? undefined : s;
 };
 const mapItems = (node: unknown): Array<[string, unknown]> =>
-  (node as YAMLMap | undefined)?.items?.flatMap((p) => {
+  (node as MapNode | undefined)?.items?.flatMap((p) => {
     const k = stringValue(p.key);
     return k === undefined ? [] : [[k, p.value] as [string, unknown]];
   }) ?? [];
@@ -190,7 +190,7 @@ export function producerOutputs(obj: KObject): ProducerOutput[] {
   const kind = producerKindOf(obj);
   if (!kind) return [];
   const spec = child(obj.item.node, 'spec');
-  return kind.outputs(isMap(spec) ? spec : undefined, obj);
+  return kind.outputs(isMapNode(spec) ? spec : undefined, obj);
 }
 
 /**
@@ -210,7 +210,7 @@ export function readProduced(obj: KObject, output: ProducerOutput, results: Resu
 
 /** A SOPS-encrypted Secret (a top-level `sops` map): its values are ciphertext, never base64-decoded. */
 export function isSopsSecret(obj: KObject): boolean {
-  return obj.group === '' && obj.kind === 'Secret' && isMap(child(obj.item.node, 'sops'));
+  return obj.group === '' && obj.kind === 'Secret' && isMapNode(child(obj.item.node, 'sops'));
 }
 
 /**
