@@ -4,6 +4,7 @@
 import type { YAMLMap } from 'yaml';
 import type { Config } from './config/config.ts';
 import { ENV_STAMP_NAME } from './model/constants.ts';
+import { byteOrder } from './model/order.ts';
 import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash/scheme.ts';
 import { hashTarget, type HashContext, type SourceReport, type TargetReport } from './hash/targets.ts';
@@ -65,7 +66,7 @@ export function planStamp(items: readonly Item[], config: Config): StampPlan {
       }
     }
   }
-  const sorted = [...needs.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+  const sorted = [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
   return { needs: sorted, results: sortResults(results) };
 }
 

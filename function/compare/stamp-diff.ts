@@ -1,7 +1,7 @@
 // Compare stage for `rollstamp diff` (#16): two runs' target reports in, which targets roll and why out.
 // Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value.
 import type { SourceReport, TargetReport } from '../hash/targets.ts';
-import { byteOrder } from '../hash/scheme.ts';
+import { byteOrder } from '../model/order.ts';
 import type { ResourceRef } from '../model/results.ts';
 
 /** How a target's stamp differs: a new hash, or the target is only in NEW (appears) or only in OLD. */

@@ -3,7 +3,7 @@
 // never change it; a different value or type does. Callers pass only trees that passed isSafeToRead (no
 // aliases, merge keys or deep nesting).
 import { isMap, isScalar, isSeq } from 'yaml';
-import { byteOrder } from './scheme.ts';
+import { byteOrder } from '../model/order.ts';
 
 
 const NONE: ReadonlySet<string> = new Set();

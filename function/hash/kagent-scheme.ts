@@ -1,7 +1,7 @@
 // Hash stage, `hashScheme: kagent`: kagent's own ModelConfig status.secretHash (computeStatusSecretHash in
 // kagent's reconciler), reproduced bit for bit so a stamp can be compared with the live status.
 import { createHash } from 'node:crypto';
-import { byteOrder } from './scheme.ts';
+import { byteOrder } from '../model/order.ts';
 import type { SourceEntries } from '../resolve/bundle.ts';
 
 export interface KagentSecret {
