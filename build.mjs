@@ -15,6 +15,29 @@ const yamlEsm = {
   },
 };
 
+// Node built-ins that only some commands use. esbuild hoists every `import` of a built-in to the top of the one
+// output file, so all of them would load at start-up, `--version` included. Each is imported instead through a
+// small bundled module that require()s it; a command module (a lazy dynamic import) initializes it when it runs.
+const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      // The module's own require() is the real built-in.
+      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = await import(`node:${args.path}`);
+      // Plain properties only: a getter (crypto.webcrypto, http.globalAgent) stays on the default export, read when used.
+      const names = Object.entries(Object.getOwnPropertyDescriptors(real.default))
+        .filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+        .map(([name]) => name);
+      const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`;
+      return { contents, loader: 'js', resolveDir: process.cwd() };
+    });
+  },
+};
 
 await build({
   entryPoints: ['plugin/main.ts'],
@@ -26,7 +49,7 @@ await build({
   // Bundled CommonJS dependencies (yaml, ajv) call require() for Node built-ins; give them a real one.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
-  plugins: [slimClientNode, yamlEsm],
+  plugins: [slimClientNode, yamlEsm, lazyBuiltins],
   legalComments: 'none',
   logLevel: 'warning',
 });
