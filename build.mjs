@@ -46,7 +46,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Bundled CommonJS dependencies (yaml, ajv) call require() for Node built-ins; give them a real one.
+  // Bundled CommonJS dependencies (ajv) and the lazy built-ins call require(); give them a real one.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
   plugins: [slimClientNode, yamlEsm, lazyBuiltins],
