@@ -2,6 +2,7 @@
 // no files, no env, no clock. `planStamp` says which sources only the cluster could supply; the plugin reads
 // them and passes them to `applyStamp`, which edits the item nodes in place.
 import { ENV_STAMP_NAME } from './model/constants.ts';
+import { byteOrder } from './model/order.ts';
 import { discoverDependencies } from './discover/index.ts';
 import { makeHasher } from './hash/scheme.ts';
 import { hashTarget, type HashContext } from './hash/targets.ts';
@@ -68,7 +69,7 @@ export function planStamp(items: readonly Item[], config: Config): StampPlan {
       }
     }
   }
-  const sorted = [...needs.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+  const sorted = [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
   return { needs: sorted, results: sortResults(results) };
 }
 

@@ -53,13 +53,14 @@ export function readLocatedConfig(
 ): { config: Config } | { results: Result[] } {
   const from = origin === '' ? '' : `${origin}: `;
   const settings: RawSettings = { ...located.settings, ...overrides };
-  validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema);
-  const ok = validateSchema({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
+  // No settings: the schema has nothing to check, so it is not compiled (compiling is most of a small run's set-up).
+  const validate = Object.keys(settings).length === 0 ? undefined : (validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema));
+  const ok = validate === undefined || validate({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
   const where = (field: string): string =>
     Object.hasOwn(overrides, field) ? (overrideLabels[field] ?? `flag --${kebab(field)}`) : `${from}${located.prefix}.${field}`;
   if (!ok) {
-    for (const e of validateSchema.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
+    for (const e of validate?.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
   }
   let selector: Selector | undefined;
   if (ok && typeof settings.selector === 'string') {

@@ -2,6 +2,7 @@
 import { agentRefs, modelConfigRefs } from './kagent.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import { NodeReader } from '../model/nodes.ts';
+import { byteOrder } from '../model/order.ts';
 import { annotationRefs } from './annotations.ts';
 import { podSpecRefs } from './pod-spec.ts';
 import type { Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
@@ -62,5 +63,5 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
     if (!ref.optional) use.requiredField ??= ref.field;
     use.fields.push(ref.field);
   }
-  return [...uses.values()].sort((a, b) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+  return [...uses.values()].sort((a, b) => byteOrder(a.id, b.id));
 }

@@ -21,18 +21,27 @@ export function makeHasher(key?: Uint8Array): Hasher {
 
 /** Builds a scheme v1 message field by field. */
 class Message {
-  private parts: Buffer[] = [];
+  private parts: Uint8Array[] = [];
+  private size = 0;
 
   field(value: string | Uint8Array): this {
-    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64BE(BigInt(bytes.length));
-    this.parts.push(len, bytes);
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+    this.parts.push(bytes);
+    this.size += 8 + bytes.length;
     return this;
   }
 
+  /** The message: each field's length as 8 bytes big-endian (two 32-bit halves, no BigInt), then its bytes. */
   bytes(): Buffer {
-    return Buffer.concat(this.parts);
+    const out = Buffer.allocUnsafe(this.size);
+    let at = 0;
+    for (const part of this.parts) {
+      out.writeUInt32BE(Math.floor(part.length / 2 ** 32), at);
+      out.writeUInt32BE(part.length >>> 0, at + 4);
+      out.set(part, at + 8);
+      at += 8 + part.length;
+    }
+    return out;
   }
 }
 
