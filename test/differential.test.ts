@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readSubsetStream } from '../function/read/subset-yaml.ts';
-import { bothReaders, firstDifference, readerDifferences } from './support/both-readers.ts';
+import { bothReaders, firstDifference, readerDifferences, withFullReader } from './support/both-readers.ts';
 import { loadCases, resourceListOf, stampArgs } from './support/fixtures.ts';
+import { runBundle } from './support/run-cli.ts';
 
 const cases = loadCases();
 
@@ -41,5 +42,23 @@ for (const c of cases) {
     await bothReaders(['fn'], { cwd: c.dir, stdin: resourceListOf(c) }, 'fn over the ResourceList form');
   });
 }
+
+/*
+ * Flow collections nested deeper than the call stack: neither reader checks the depth before the yaml library
+ * composes, whose `nesting too deep` error comes from a stack overflow it catches. Where the overflow happens,
+ * and so the error's column and the number of errors, depends on how much stack the code compiled so far
+ * uses: the same input can fail with different stderr from one run to the next, in separate processes.
+ */
+test('flow nesting deeper than the stack: every run, with either reader, prints the same error', () => {
+  const depth = 10_000;
+  const stdin = Array.from({ length: 12 }, () => `a: ${'['.repeat(depth)}${']'.repeat(depth)}\n`).join('---\n');
+  const runs = [0, 1, 2].flatMap(() => [runBundle(['stamp', '-'], { stdin }), runBundle(['stamp', '-'], withFullReader({ stdin }))]);
+  for (const r of runs) {
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /^rollstamp: error: <stdin>: invalid YAML: nesting too deep at line 1, column \d+/);
+  }
+  const distinct = [...new Set(runs.map((r) => r.stderr.trim()))];
+  assert.is(distinct.length, 1, `${runs.length} runs printed ${distinct.length} different errors: ${distinct.map((e) => e.replace(/^.*(column \d+.*)$/, '$1')).join(' | ')}`);
+});
 
 test.run();

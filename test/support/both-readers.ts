@@ -17,14 +17,18 @@ export interface RunOpts {
 export type Runner = (argv: string[], opts: RunOpts) => CliRun | Promise<CliRun>;
 
 /** `opts` with ROLLSTAMP_READER=full added to its environment. */
-export function withFullReader<T extends { env?: Record<string, string> }>(opts: T): T & { env: Record<string, string> } {
+export function withFullReader<T extends RunOpts>(opts: T): T & { env: Record<string, string> } {
   return { ...opts, env: { ...opts.env, ...FULL_READER } };
 }
 
-/** A line reduced to its shape: letters, digits and other characters as classes, so no value is shown. */
-function shape(line: string | undefined): string {
+/**
+ * Up to 24 characters either side of `col` in a line, reduced to its shape (letters, digits and other
+ * characters as classes) so no value is shown.
+ */
+function shape(line: string | undefined, col: number): string {
   if (line === undefined) return '(no line)';
-  const cut = line.length > 40 ? `${line.slice(0, 40)}…` : line;
+  const from = Math.max(0, col - 24);
+  const cut = `${from > 0 ? '…' : ''}${line.slice(from, col + 24)}${line.length > col + 24 ? '…' : ''}`;
   return JSON.stringify(cut.replace(/[A-Za-z]/g, 'a').replace(/[0-9]/g, '9').replace(/[^\x20-\x7e…]/g, '?'));
 }
 
@@ -40,8 +44,8 @@ export function firstDifference(what: string, a: string, b: string): string | un
   let col = 0;
   while (col < x.length && col < y.length && x[col] === y[col]) col++;
   return (
-    `${what} differs from line ${i + 1} column ${col + 1} (default: ${la.length} lines, ${shape(la[i])}; ` +
-    `full: ${lb.length} lines, ${shape(lb[i])})`
+    `${what} differs from line ${i + 1} column ${col + 1} (default: ${la.length} lines, ${shape(la[i], col)}; ` +
+    `full: ${lb.length} lines, ${shape(lb[i], col)})`
   );
 }
 
