@@ -2,7 +2,7 @@
 // the KRM function (same hashes), and through the built bundle under plain node.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
+import { loadCases, resourceListOf, stampArgs } from './support/fixtures.ts';
 import { runBundle, runInProcess } from './support/run-cli.ts';
 
 const cases = loadCases();
@@ -62,24 +62,5 @@ test('golden cases through the bundle under plain node', () => {
     assert.is(run.stderr, c.errors ?? c.warnings, `${c.name}: stderr`);
   }
 });
-
-/**
- * The case's documents as a ResourceList, built from their text (each indented under `- `), so quoting,
- * duplicate keys, aliases and syntax errors reach the function exactly as written.
- */
-function resourceListOf(c: GoldenCase): string {
-  const asItem = (text: string): string =>
-    text
-      .replace(/\n$/, '')
-      .split('\n')
-      .map((line, i) => (i === 0 ? '- ' : '  ') + line)
-      .join('\n');
-  const docs = c.input
-    .split(/^---[^\n]*\n/m)
-    .map((d) => d.replace(/^(\.\.\.\s*|%.*)$/gm, '')) // end markers and directives belong to streams
-    .filter((d) => d.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('#')));
-  const config = c.config === undefined ? '' : `functionConfig:\n${c.config.replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n')}\n`;
-  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${config}items:\n${docs.map(asItem).join('\n')}\n`;
-}
 
 test.run();

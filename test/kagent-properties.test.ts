@@ -9,6 +9,7 @@
 //   `hashScheme: kagent` it changes that ModelConfig (kagent hashes every key) and its Agents only;
 // - two Agents on one ModelConfig with no other inputs get equal stamps;
 // - stamping the output again changes nothing;
+// - the default reader and ROLLSTAMP_READER=full print the same;
 // - every stamp equals an independent computation (scheme v1 as documented; kagent's status.secretHash);
 // - some Agents are SandboxAgents (kagent 0.10, Substrate): their stamp is the literal env entry
 //   ROLLSTAMP_HASH in spec.declarative.deployment.env, replacing a stale one in place and keeping every other
@@ -22,7 +23,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Document, parseAllDocuments, visit } from 'yaml';
 import { Rng } from './property/support/generate.ts';
-import { runInProcess } from './support/run-cli.ts';
+import { bothReaders } from './support/both-readers.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 0x6b616765);
 const CASES = Number(process.env.PROPERTY_CASES ?? 100);
@@ -270,7 +271,7 @@ let configDir: string | undefined;
 
 async function stamp(input: string, scheme: 'v1' | 'kagent'): Promise<string> {
   const argv = scheme === 'kagent' ? ['stamp', '--config', 'kagent.yaml', '-'] : ['stamp', '-'];
-  const run = await runInProcess(argv, { stdin: input, ...(configDir ? { cwd: configDir } : {}) });
+  const run = await bothReaders(argv, { stdin: input, ...(configDir ? { cwd: configDir } : {}) });
   // The only result expected: a SandboxAgent's configMapKeyRef env entry, which kagent's Substrate path drops.
   const unexpected = run.stderr.split('\n').filter((l) => l !== '' && !l.includes('drops configMapKeyRef env from a SandboxAgent'));
   assert.equal(unexpected, [], 'no other result expected');

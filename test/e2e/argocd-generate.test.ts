@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
 const PLUGIN_FILE = join(ARGOCD, 'plugin.yaml');
@@ -117,9 +117,15 @@ function generate(repo: string, app: App): Run {
   const path = [helm.ok ? dirname(helm.path) : '', dirname(process.execPath), process.env.PATH ?? ''].filter((p) => p !== '').join(delimiter);
   const env = { PATH: path, HOME: work, ...app.sidecarEnv, ...requestEnv(app) };
   const [cmd, ...args] = generateArgv();
-  const r = spawnSync(cmd!, args, { cwd: join(checkout, app.path), env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 30_000 });
+  const once = (e: NodeJS.ProcessEnv): Run => {
+    const r = spawnSync(cmd!, args, { cwd: join(checkout, app.path), env: e, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 30_000 });
+    return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+  };
+  const r = once(env);
+  // The same request with ROLLSTAMP_READER=full must print the same.
+  assertSameWithFullReader(r, once(fullReaderEnv(env)), `generate in ${app.path}`);
   rmSync(checkout, { recursive: true, force: true });
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+  return r;
 }
 
 // ---- assertions ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from './helpers.ts';
 
 const CHART = join(ROOT, 'examples', 'helm', 'chart');
 const PLUGINS = join(ROOT, 'examples', 'helm', 'plugins');
@@ -59,18 +59,22 @@ function setup(): Sandbox {
 /** `helm template shop examples/helm/chart ARGS --post-renderer rollstamp`. */
 function postRendered(args: readonly string[] = [], opts: { env?: NodeJS.ProcessEnv } = {}): Run {
   const s = setup();
-  return run(s.helm, ['template', 'shop', CHART, ...args, '--post-renderer', 'rollstamp'], { env: opts.env ?? s.env });
+  const argv = ['template', 'shop', CHART, ...args, '--post-renderer', 'rollstamp'];
+  const r = run(s.helm, argv, { env: opts.env ?? s.env });
+  assertSameWithFullReader(r, run(s.helm, argv, { env: fullReaderEnv(opts.env ?? s.env) }), 'helm template --post-renderer rollstamp');
+  return r;
 }
 
 /** `helm template shop examples/helm/chart ARGS | rollstamp stamp -`; both sides must succeed. */
 async function piped(args: readonly string[] = []): Promise<Run> {
   const s = setup();
-  const { first, second } = await pipe(
-    { cmd: s.helm, args: ['template', 'shop', CHART, ...args] },
-    { cmd: 'rollstamp', args: ['stamp', '-'] },
-    { env: s.env },
-  );
-  assert.is(first.code, 0, `helm template failed: ${first.stderr}`);
+  const stamped = async (env: NodeJS.ProcessEnv): Promise<Run> => {
+    const { first, second } = await pipe({ cmd: s.helm, args: ['template', 'shop', CHART, ...args] }, { cmd: 'rollstamp', args: ['stamp', '-'] }, { env });
+    assert.is(first.code, 0, `helm template failed: ${first.stderr}`);
+    return second;
+  };
+  const second = await stamped(s.env);
+  assertSameWithFullReader(second, await stamped(fullReaderEnv(s.env)), 'helm template | rollstamp stamp -');
   assert.is(second.code, 0, `rollstamp stamp - failed: ${second.stderr}`);
   return second;
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
+import { assertSameReaders, FULL_READER } from '../support/both-readers.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUNDLE = join(ROOT, 'dist', 'rollstamp.js');
@@ -19,6 +20,21 @@ export interface Run {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** `env` (default: this process's) with ROLLSTAMP_READER=full: rollstamp reads everything with the yaml library. */
+export function fullReaderEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, ...FULL_READER };
+}
+
+/**
+ * A tool run that invoked rollstamp with the default reader and its twin with ROLLSTAMP_READER=full must give
+ * the same exit code, stdout and stderr; `normalize` first maps what two runs may legitimately differ in (a
+ * duration, a temp path) to one form. Reports where they differ, never the text.
+ */
+export function assertSameWithFullReader(fast: Run, full: Run, what: string, normalize: (t: string) => string = (t) => t): void {
+  const n = (r: Run): Run => ({ code: r.code, stdout: normalize(r.stdout), stderr: normalize(r.stderr) });
+  assertSameReaders(n(fast), n(full), what);
 }
 
 /** Fails with a clear message when the bundle has not been built (npm test builds it first). */

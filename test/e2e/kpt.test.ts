@@ -1,6 +1,7 @@
 // The real kpt (tested with 1.0.0-beta.56) running the built bundle over a copy of examples/kpt:
 // `kpt fn eval DIR --exec`, the `-- key=value` and `--fn-config` forms, `kpt fn eval -` on stdin,
-// `kpt fn render --allow-exec` with the Kptfile's exec mutator, and failures that must write nothing.
+// `kpt fn render --allow-exec` with the Kptfile's exec mutator, and failures that must write nothing. Every
+// kpt run of rollstamp is repeated with ROLLSTAMP_READER=full and must print and write the same.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -10,6 +11,8 @@ import {
   BUNDLE,
   commentsOf,
   EXAMPLE_KPT,
+  fullReaderEnv,
+  assertSameWithFullReader,
   insertedLines,
   removeTempDirs,
   requireBundle,
@@ -41,8 +44,23 @@ function copyPackage(): string {
   return dir;
 }
 
+/**
+ * kpt; when it runs rollstamp (`--exec` of the bundle, or `fn render` of the example's exec mutator), first
+ * over a copy of the package with ROLLSTAMP_READER=full: both runs must print the same (durations aside) and
+ * leave the same files.
+ */
 function kpt(args: string[], opts: { input?: string; cwd?: string } = {}): Run {
-  return run('kpt', args, { ...opts, timeoutMs: 20_000 });
+  if (!args.includes(EXEC) && args[1] !== 'render') return run('kpt', args, { ...opts, timeoutMs: 20_000 });
+  const dir = args[2] !== '-' ? args[2]! : undefined;
+  const twin = dir ? join(tempDir('kpt-full'), 'pkg') : undefined;
+  if (dir && twin) cpSync(dir, twin, { recursive: true });
+  const twinArgs = dir && twin ? args.map((a) => (a.startsWith(dir) ? twin + a.slice(dir.length) : a)) : args;
+  const full = run('kpt', twinArgs, { ...opts, env: fullReaderEnv(), timeoutMs: 20_000 });
+  const r = run('kpt', args, { ...opts, timeoutMs: 20_000 });
+  const normalize = (t: string): string => (dir && twin ? t.split(twin).join(dir) : t).replace(/ in \d+(?:\.\d+)?(?:ms|s|m)\b/g, ' in …');
+  assertSameWithFullReader(r, full, `kpt ${args.slice(0, 2).join(' ')}`, normalize);
+  if (dir && twin) assert.equal(Object.fromEntries(snapshot(twin)), Object.fromEntries(snapshot(dir)), 'the package is written the same with ROLLSTAMP_READER=full');
+  return r;
 }
 
 function assertOk(r: Run, what: string): void {

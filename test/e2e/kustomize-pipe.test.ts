@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { BUNDLE, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeeding, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeeding, type Run } from './helpers.ts';
 
 const it = testNeeding('kubectl');
 
@@ -61,13 +61,26 @@ configMapGenerator:
 
 /** `kubectl kustomize DIR | node dist/rollstamp.js stamp -`; returns rollstamp's side. */
 async function kustomizeThenStamp(dir: string): Promise<Run> {
-  const { first, second } = await pipe(
-    { cmd: 'kubectl', args: ['kustomize', dir] },
-    { cmd: process.execPath, args: [BUNDLE, 'stamp', '-'] },
-  );
-  assert.is(first.code, 0, `kubectl kustomize failed: ${first.stderr}`);
+  const stamped = async (env?: NodeJS.ProcessEnv): Promise<Run> => {
+    const { first, second } = await pipe(
+      { cmd: 'kubectl', args: ['kustomize', dir] },
+      { cmd: process.execPath, args: [BUNDLE, 'stamp', '-'] },
+      env ? { env } : {},
+    );
+    assert.is(first.code, 0, `kubectl kustomize failed: ${first.stderr}`);
+    return second;
+  };
+  const second = await stamped();
+  assertSameWithFullReader(second, await stamped(fullReaderEnv()), 'kubectl kustomize | rollstamp stamp -');
   assert.is(second.code, 0, `rollstamp stamp - failed: ${second.stderr}`);
   return second;
+}
+
+/** `node dist/rollstamp.js ARGS` over `input`, and again with ROLLSTAMP_READER=full: both must print the same. */
+function stampBoth(args: string[], input: string): Run {
+  const r = run(process.execPath, [BUNDLE, ...args], { input });
+  assertSameWithFullReader(r, run(process.execPath, [BUNDLE, ...args], { input, env: fullReaderEnv() }), `rollstamp ${args.join(' ')}`);
+  return r;
 }
 
 it('kubectl kustomize | rollstamp stamp -: the Deployment is stamped, references to generated names resolve', async () => {
@@ -83,10 +96,10 @@ it('kubectl kustomize | rollstamp stamp -: the Deployment is stamped, references
 
 it('stamping the kustomize output again changes nothing, and --check passes', async () => {
   const first = await kustomizeThenStamp(kustomization());
-  const again = run(process.execPath, [BUNDLE, 'stamp', '-'], { input: first.stdout });
+  const again = stampBoth(['stamp', '-'], first.stdout);
   assert.is(again.code, 0, again.stderr);
   assert.is(again.stdout, first.stdout);
-  const check = run(process.execPath, [BUNDLE, 'stamp', '--check', '-'], { input: first.stdout });
+  const check = stampBoth(['stamp', '--check', '-'], first.stdout);
   assert.is(check.code, 0, check.stderr);
   assert.is(check.stdout, '');
 });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, normalize } from 'node:path';
 import * as assert from 'uvu/assert';
-import { BUNDLE, tempDir, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, tempDir, type Run } from './helpers.ts';
 
 export type Files = Record<string, string>;
 
@@ -62,9 +62,15 @@ export function generateIn(repo: string, app: CmpApp): Run {
   };
   for (const [name, value] of Object.entries(app.env ?? {})) env[`ARGOCD_ENV_${name}`] = value;
   if (app.params) env.ARGOCD_APP_PARAMETERS = JSON.stringify(app.params);
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+  const once = (e: NodeJS.ProcessEnv): Run => {
+    const r = spawnSync(process.execPath, [BUNDLE, 'generate'], { cwd, env: e, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+  };
+  const r = once(env);
+  // The same request with ROLLSTAMP_READER=full must print the same.
+  assertSameWithFullReader(r, once(fullReaderEnv(env)), `generate in ${app.path}`);
   rmSync(checkout, { recursive: true, force: true });
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+  return r;
 }
 
 /** Argo CD's contract for a failure: the exit code, nothing on stdout, one stderr line, no canary anywhere. */

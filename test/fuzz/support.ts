@@ -9,6 +9,8 @@
 // - A failing case names its seed, index and kind and how to replay it, and writes its inputs to a temp dir.
 // - Cases run in the test's own thread: worker threads were slower here (every CLI run imports its command
 //   through tsx's loader thread, which the workers share).
+// - Every CLI run is made twice, with the default reader and with ROLLSTAMP_READER=full; a case fails when the
+//   two differ in exit code, stderr or stdout.
 import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { parseAllDocuments } from 'yaml';
 import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 import { assertNoLeak } from '../hostile/canary-sweep.ts';
 import { caseSeed, Rng } from '../property/support/generate.ts';
+import { bothReaders, type RunOpts } from '../support/both-readers.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
 
 export const DEFAULT_SEED = 0x5eed0710;
@@ -204,14 +207,21 @@ export interface Run extends CliRun {
 }
 
 /** The CLI in-process (test/support/run-cli.ts), with an unexpected exception kept instead of thrown. */
+async function runOnce(argv: string[], opts: RunOpts): Promise<Run> {
+  try {
+    return await runInProcess(argv, opts);
+  } catch (err) {
+    return { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err };
+  }
+}
+
+/**
+ * The CLI in-process with the default reader and again with ROLLSTAMP_READER=full: both must print the same
+ * (test/support/both-readers.ts); the default run is returned.
+ */
 export async function run(argv: string[], stdin: string | Uint8Array, opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<Run> {
   stats.runs++;
-  let r: Run;
-  try {
-    r = await runInProcess(argv, { stdin, ...opts });
-  } catch (err) {
-    r = { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err };
-  }
+  const r: Run = await bothReaders(argv, { stdin, ...opts }, argv.join(' '), runOnce);
   bump(stats.exit, r.code);
   return r;
 }

@@ -1,36 +1,16 @@
 // Issue #6: the fast path (the subset reader, documents passed through as their text) prints what the
 // full-parse path prints (ROLLSTAMP_READER=full: every input read by the yaml library) — the same stdout,
-// stderr and exit code for every golden case, for rendered bundles and ResourceLists in random formats, and
-// for benchmark bundles; and the fast path is really taken for the plain ones.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// stderr and exit code for rendered bundles and ResourceLists in random formats, and for benchmark bundles;
+// and the fast path is really taken for the plain ones. The golden cases are compared in differential.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { asResourceList, asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { loadCases, stampArgs } from '../support/fixtures.ts';
-import { runInProcess, type CliRun } from '../support/run-cli.ts';
+import { bothReaders } from '../support/both-readers.ts';
+import { runInProcess } from '../support/run-cli.ts';
 import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from './support/generate.ts';
 import { render } from './support/harness.ts';
 import { randomFormat, renderStream } from './support/render.ts';
-
-const FULL = { ROLLSTAMP_READER: 'full' };
-
-function same(fast: CliRun, full: CliRun, what: string): void {
-  assert.is(fast.code, full.code, `${what}: exit code`);
-  assert.is(fast.stderr, full.stderr, `${what}: stderr`);
-  assert.ok(fast.stdout === full.stdout, `${what}: the fast path printed something else than the full parse`);
-}
-
-test('every golden case: the fast path and the full parse print the same', async () => {
-  let fast = 0;
-  for (const c of loadCases()) {
-    const args = stampArgs(c);
-    same(await runInProcess(args, { cwd: c.dir }), await runInProcess(args, { cwd: c.dir, env: FULL }), c.name);
-    if (readSubsetStream(readFileSync(join(c.dir, 'input.yaml'), 'utf8'))) fast++;
-  }
-  assert.ok(fast > 130, `only ${fast} golden inputs took the fast path`);
-});
 
 test('rendered bundles in random formats (and with every workload a target): the same output either way', async () => {
   let fast = 0;
@@ -38,7 +18,7 @@ test('rendered bundles in random formats (and with every workload a target): the
     const rng = new Rng(caseSeed(0xfa57_0001, i));
     const text = render(genBundle(rng).bundle, randomFormat(rng), rng);
     const args = i % 2 === 0 ? ['stamp', '-'] : ['stamp', '--targets', 'all', '-'];
-    same(await runInProcess(args, { stdin: text }), await runInProcess(args, { stdin: text, env: FULL }), `bundle case ${i}`);
+    await bothReaders(args, { stdin: text }, `bundle case ${i}`);
     if (readSubsetStream(text)) fast++;
   }
   assert.ok(fast > 15, `only ${fast} of 150 bundles took the fast path`);
@@ -47,8 +27,7 @@ test('rendered bundles in random formats (and with every workload a target): the
 test('a benchmark bundle of 1,000 objects: the same output either way, stamps written', async () => {
   const text = asStream(bundleDocuments(1000));
   assert.ok(readSubsetStream(text), 'the benchmark bundle takes the fast path');
-  const fast = await runInProcess(['stamp', '-'], { stdin: text });
-  same(fast, await runInProcess(['stamp', '-'], { stdin: text, env: FULL }), 'bench bundle');
+  const fast = await bothReaders(['stamp', '-'], { stdin: text }, 'bench bundle');
   assert.is(fast.code, 0);
   assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
 });
@@ -62,7 +41,7 @@ test('fn: ResourceLists in random formats (with results already in some) print t
     let text = renderStream([resourceListDoc(bundleDocs(genBundle(rng).bundle, { rng: rng.fork() }))], style, rng.fork());
     // An existing `results` cannot be replaced by a text edit: the fast read must give way to the full one.
     if (i % 10 === 0 && !style.json) text += 'results:\n- message: earlier\n  severity: info\n';
-    same(await runInProcess(['fn'], { stdin: text }), await runInProcess(['fn'], { stdin: text, env: FULL }), `ResourceList case ${i}`);
+    await bothReaders(['fn'], { stdin: text }, `ResourceList case ${i}`);
     if (readSubsetStream(text)) fast++;
     if (readSubsetStream(text) && text.includes('\nresults:')) fallBack++;
   }
@@ -73,8 +52,7 @@ test('fn: ResourceLists in random formats (with results already in some) print t
 test('fn: a benchmark ResourceList of 1,000 objects prints the same either way', async () => {
   const text = asResourceList(bundleDocuments(1000));
   assert.ok(readSubsetStream(text), 'the benchmark ResourceList takes the fast path');
-  const fast = await runInProcess(['fn'], { stdin: text });
-  same(fast, await runInProcess(['fn'], { stdin: text, env: FULL }), 'bench ResourceList');
+  const fast = await bothReaders(['fn'], { stdin: text }, 'bench ResourceList');
   assert.is(fast.code, 0);
   assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
 });

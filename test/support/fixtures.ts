@@ -42,3 +42,22 @@ export function loadCases(): GoldenCase[] {
 export function stampArgs(c: GoldenCase, input = 'input.yaml'): string[] {
   return ['stamp', ...(c.config !== undefined ? ['--config', 'config.yaml'] : []), input];
 }
+
+/**
+ * The case's documents as a ResourceList, built from their text (each indented under `- `), so quoting,
+ * duplicate keys, aliases and syntax errors reach the function exactly as written.
+ */
+export function resourceListOf(c: GoldenCase): string {
+  const asItem = (text: string): string =>
+    text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line, i) => (i === 0 ? '- ' : '  ') + line)
+      .join('\n');
+  const docs = c.input
+    .split(/^---[^\n]*\n/m)
+    .map((d) => d.replace(/^(\.\.\.\s*|%.*)$/gm, '')) // end markers and directives belong to streams
+    .filter((d) => d.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('#')));
+  const config = c.config === undefined ? '' : `functionConfig:\n${c.config.replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n')}\n`;
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${config}items:\n${docs.map(asItem).join('\n')}\n`;
+}

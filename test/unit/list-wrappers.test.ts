@@ -10,7 +10,8 @@ import * as assert from 'uvu/assert';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { bundleDocs, caseSeed, genBundle, Rng } from '../property/support/generate.ts';
 import { randomFormat, renderStream, ymap, type YNode } from '../property/support/render.ts';
-import { runInProcess, type CliRun } from '../support/run-cli.ts';
+import { bothReaders } from '../support/both-readers.ts';
+import { runInProcess } from '../support/run-cli.ts';
 
 const secretList = (password: string): string => `apiVersion: v1
 kind: SecretList
@@ -36,7 +37,6 @@ spec:
 `;
 const bundle = (password: string): string => `${secretList(password)}---\n${WORKLOAD}`;
 const stampOf = (out: string): string | undefined => /rollstamp\.dev\/hash: "([^"]+)"/.exec(out)?.[1];
-const FULL = { ROLLSTAMP_READER: 'full' };
 
 test('a Secret inside a SecretList is a source: changing its value changes the workload hash (#12)', async () => {
   const a = await runInProcess(['stamp', '-'], { stdin: bundle('first-value') });
@@ -74,8 +74,7 @@ test('fn stamps a workload inside a List item in place: fast and full readers ag
   const indent = (t: string): string => t.replace(/\n$/, '').split('\n').map((l, i) => (i === 0 ? '- ' : '  ') + l).join('\n');
   const list = `apiVersion: v1\nkind: List\nitems:\n${indent(WORKLOAD)}\n`;
   const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${indent(secretList('first-value'))}\n${indent(list)}\n`;
-  const fast = await runInProcess(['fn'], { stdin: rl });
-  same(fast, await runInProcess(['fn'], { stdin: rl, env: FULL }), 'fn over a List');
+  const fast = await bothReaders(['fn'], { stdin: rl }, 'fn over a List');
   assert.is(fast.code, 0, fast.stderr);
   assert.is(stampOf(fast.stdout), stampOf((await runInProcess(['stamp', '-'], { stdin: bundle('first-value') })).stdout));
   const again = await runInProcess(['fn'], { stdin: fast.stdout });
@@ -122,12 +121,6 @@ test('an object that is not a list wrapper keeps a non-list items field (a CRD m
   assert.is(r.stdout, stdin);
 });
 
-function same(fast: CliRun, full: CliRun, what: string): void {
-  assert.is(fast.code, full.code, `${what}: exit code`);
-  assert.is(fast.stderr, full.stderr, `${what}: stderr`);
-  assert.ok(fast.stdout === full.stdout, `${what}: the fast reader printed something else than the full one`);
-}
-
 test('random bundles wrapped in lists: the same hashes as unwrapped, and the fast and full readers agree', async () => {
   let fast = 0;
   for (let i = 0; i < 60; i++) {
@@ -153,7 +146,7 @@ test('random bundles wrapped in lists: the same hashes as unwrapped, and the fas
       assert.equal(hashes(inList.stdout), hashes(plain.stdout), `case ${i}: the wrapper changed a hash`);
     }
     const stampArgs = ['stamp', '--targets', 'all', '-'];
-    same(await runInProcess(stampArgs, { stdin: wrappedText }), await runInProcess(stampArgs, { stdin: wrappedText, env: FULL }), `case ${i}`);
+    await bothReaders(stampArgs, { stdin: wrappedText }, `case ${i}`);
     if (readSubsetStream(wrappedText)) fast++;
   }
   assert.ok(fast > 5, `only ${fast} wrapped bundles took the fast path`);

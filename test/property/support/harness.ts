@@ -1,9 +1,10 @@
 // Running property cases: fixed seeds, per-case generators, failing inputs kept on disk; running the CLI
-// in-process and reading the stamps back out of its output.
+// in-process (with both readers, compared) and reading the stamps back out of its output.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, parseDocument, type Document } from 'yaml';
+import { bothReaders, type RunOpts } from '../../support/both-readers.ts';
 import { runInProcess, type CliRun } from '../../support/run-cli.ts';
 import { bundleDocs, caseSeed, effectiveNs, HASH_KEY, Rng, type Bundle } from './generate.ts';
 import { renderStream, type Style } from './render.ts';
@@ -45,12 +46,20 @@ export async function forAll(name: string, seed: number, body: (c: Case) => Prom
 }
 
 /** The CLI, in-process. An unexpected exception becomes what main.ts would print (no message, no stack). */
-export async function cli(argv: string[], stdin: string, env: Record<string, string> = {}): Promise<CliRun> {
+async function cliOnce(argv: string[], opts: RunOpts): Promise<CliRun> {
   try {
-    return await runInProcess(argv, { stdin, env });
+    return await runInProcess(argv, opts);
   } catch (err) {
     return { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err } as CliRun;
   }
+}
+
+/**
+ * The CLI, in-process, with the default reader and again with ROLLSTAMP_READER=full: a property fails when
+ * the two print something different (test/support/both-readers.ts). Returns the default run.
+ */
+export async function cli(argv: string[], stdin: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return bothReaders(argv, { stdin, env }, argv.join(' '), cliOnce);
 }
 
 const TARGET_KINDS: Record<string, readonly string[]> = {
