@@ -208,6 +208,23 @@ export function stringValue(node: unknown): string | undefined {
   return isScalarNode(node) && typeof node.value === 'string' ? node.value : undefined;
 }
 
+/**
+ * A node as plain JSON data, as the yaml library's toJSON gives it: maps become objects (keys as strings;
+ * `__proto__` defined as an own key, never a prototype), lists arrays, scalars their values. Callers check
+ * the tree with findUnsafeNode first (an alias reads as undefined here).
+ */
+export function toPlain(node: unknown): unknown {
+  if (isScalarNode(node)) return node.value;
+  if (isSeqNode(node)) return node.items.map(toPlain);
+  if (!isMapNode(node)) return node === null ? null : undefined;
+  const out: Record<string, unknown> = {};
+  for (const pair of node.items) {
+    const key = isScalarNode(pair.key) ? String(pair.key.value) : JSON.stringify(toPlain(pair.key));
+    Object.defineProperty(out, key, { value: toPlain(pair.value), writable: true, enumerable: true, configurable: true });
+  }
+  return out;
+}
+
 /** Typed field access for one object; wrong types become results, never exceptions. */
 export class NodeReader {
   constructor(

@@ -34,10 +34,16 @@ export function restOfLine(t: string, pos: number, eol: number): void {
   if (i < eol && !(t[i] === '#' && i > pos)) outside();
 }
 
-/** Index of `s` in [from, to) of the text, or -1 (never searches past `to`). */
-export function indexOnLine(t: string, s: string, from: number, to: number): number {
-  const i = from < to ? t.slice(from, to).indexOf(s) : -1;
-  return i < 0 ? -1 : from + i;
+/**
+ * Index of `s` (one character, or a space and one character) in [from, to) of the text, or -1. A loop over
+ * the line: no slice per call, and never a search past `to` (which would make a long stream quadratic).
+ */
+export function indexOnLine(t: string, s: ' #' | ':', from: number, to: number): number {
+  const last = s.charCodeAt(s.length - 1);
+  for (let i = from + s.length - 1; i < to; i++) {
+    if (t.charCodeAt(i) === last && (s.length === 1 || t.charCodeAt(i - 1) === 32)) return i - s.length + 1;
+  }
+  return -1;
 }
 
 /** Whether a plain scalar may start at `at` (not an indicator; `-` only before a non-space). */

@@ -26,6 +26,8 @@ const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
 const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
+/** The keys of each large map being read (see hasKey). */
+const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
 
 /** The documents of `text`, or undefined when any part of it is outside the subset. */
 export function readSubsetStream(text: string): SubsetDoc[] | undefined {
@@ -142,14 +144,11 @@ class Reader {
   private blockMap(at: number, indent: number, depth: number): Read<MapNode> {
     if (depth >= MAX_DEPTH) outside();
     const map = new MapNode(false, at, indent, -1);
-    const seen = new Set<string>();
     let keyAt = at;
     for (;;) {
       const key = this.implicitKey(keyAt);
       if (!key) outside();
-      const name = key!.node.value as string;
-      if (seen.has(name)) outside(); // duplicate key: an error the yaml library reports
-      seen.add(name);
+      if (hasKey(map, key!.node.value as string)) outside(); // duplicate key: an error the yaml library reports
       const value = this.value(key!.after, indent, depth, true);
       if (value.comment) (map.comments ??= new Map()).set(map.items.length, value.comment);
       map.items.push(new PairNode(key!.node, value.node));
@@ -248,7 +247,7 @@ class Reader {
         }
       }
       if (end < 0) return undefined;
-      if (t.slice(at, end).includes(' #')) return undefined;
+      if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
       while (t.charCodeAt(end - 1) === 32) end--;
       node = plainScalar(t, at, end);
     }
@@ -280,7 +279,6 @@ class Reader {
     const close = isMap ? '}' : ']';
     const map = isMap ? new MapNode(true, at, -1, at) : undefined;
     const seq = isMap ? undefined : new SeqNode(true, at);
-    const seen = new Set<string>();
     let i = this.skipSpaces(at + 1, eol);
     if (t[i] === close) i++;
     else {
@@ -289,9 +287,8 @@ class Reader {
         i = this.skipSpaces(item.end, eol);
         if (map) {
           const key = item.kind === 'scalar' ? item.value : undefined;
-          if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || seen.has(key)) outside();
+          if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || hasKey(map, key)) outside();
           if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
-          seen.add(key as string);
           const value = this.flowItem(this.skipSpaces(i + 1, eol), eol, depth);
           map.items.push(new PairNode(item, value));
           i = this.skipSpaces(value.end, eol);
@@ -341,4 +338,24 @@ class Reader {
     while (i < eol && this.text.charCodeAt(i) === 32) i++;
     return i;
   }
+}
+
+/**
+ * Whether `map` already has the key `name`. Most maps hold a few keys, where a scan beats building a Set per
+ * map; a large map gets a Set of its keys, kept beside it while it is read.
+ */
+function hasKey(map: MapNode, name: string): boolean {
+  const items = map.items;
+  if (items.length < 32) {
+    for (const pair of items) if ((pair.key as ScalarNode).value === name) return true;
+    return false;
+  }
+  let keys = LARGE_MAP_KEYS.get(map);
+  if (!keys) {
+    keys = new Set(items.map((p) => (p.key as ScalarNode).value as string));
+    LARGE_MAP_KEYS.set(map, keys);
+  }
+  if (keys.has(name)) return true;
+  keys.add(name);
+  return false;
 }
