@@ -118,7 +118,8 @@ export type { SourceReport, TargetReport };
 // What the plugin uses besides the stamp API: reading and writing inputs, settings, results, and diff.
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
-export { findUnsafeNode } from './model/nodes.ts';
+export { findUnsafeNode, toPlain } from './model/nodes.ts';
+export { fromYaml } from './read/from-yaml.ts';
 export { type Item } from './model/object.ts';
 export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, type Result } from './model/results.ts';
 export { jsonStreamAsYaml } from './read/json-stream.ts';

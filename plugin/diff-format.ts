@@ -1,6 +1,6 @@
-import { type KeyChange, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
 // The three outputs of `rollstamp diff` (#16): an aligned text table, a Markdown table for a pull-request
 // comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only.
+import { type KeyChange, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
-import { type Config, findUnsafeNode, formatResult, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
+import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
@@ -44,14 +44,14 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
 export function parseConfigText(bytes: Uint8Array, path: string): unknown {
   const doc = parseYamlDocument(decode(bytes, path));
   if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
-  return plainObject(doc.contents, path);
+  return plainObject(fromYaml(doc.contents), path);
 }
 
-/** A YAML node as plain JSON, refusing aliases and merge keys first (so nothing expands). */
+/** A node (model/nodes.ts) as plain JSON, refusing aliases and merge keys first (so nothing expands). */
 export function plainObject(node: unknown, what: string): unknown {
   if (node === null || node === undefined) return undefined;
   if (findUnsafeNode(node, 64)) throw new InputError(`${what}: aliases, merge keys and deep nesting are not allowed in the config`);
-  return (node as { toJSON(): unknown }).toJSON();
+  return toPlain(node);
 }
 
 /** A hash key file larger than this is refused: a key is a few dozen bytes, never a stream. */

@@ -3,7 +3,7 @@
 // and kagent's rule for tools in another namespace (the tool's spec.allowedNamespaces).
 import { errorResult, warningResult } from '../model/results.ts';
 import { matchesSelector, selectorFromObject } from '../config/selector.ts';
-import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
+import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, toPlain, type FieldPath } from '../model/nodes.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
 import type { AgentRefs } from '../model/dependencies.ts';
 import { type Inventory, type KObject, relatedId } from '../model/object.ts';
@@ -96,7 +96,7 @@ function crossNamespaceAllowed(obj: KObject, tool: KObject, field: string, reade
   const what = `${tool.kind} ${tool.namespace}/${tool.name}`;
   if (from === 'Selector') {
     const selectorNode = childIn(allowed, ['selector']);
-    const selector = selectorFromObject(selectorNode && findUnsafeNode(selectorNode, 16) === undefined ? (selectorNode as { toJSON(): unknown }).toJSON() : undefined);
+    const selector = selectorFromObject(selectorNode && findUnsafeNode(selectorNode, 16) === undefined ? toPlain(selectorNode) : undefined);
     const ns = inventory.related.get(relatedId('Namespace', '', obj.namespace))?.[0];
     if (selector && ns) {
       if (matchesSelector(selector, ns.labels)) return true;

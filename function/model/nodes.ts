@@ -1,15 +1,103 @@
-// The only module that checks yaml node types. Readers return typed nodes or record a WRONG_TYPE
-// result naming the field; a null or absent field reads as undefined (Kubernetes treats both as unset).
-import { isAlias, isMap, isScalar, isSeq, Scalar, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+// Model: the node tree every stage reads — light map, pair, list, scalar and alias nodes that both read
+// front-ends (read/subset-*.ts and read/from-yaml.ts) build — and the helpers that read them and the layout
+// facts text edits use. Plain classes with a `kind` getter on the prototype, a few fields each and no
+// symbols (a 10k-object stream holds millions of them).
+// Also: typed field access (NodeReader) and the walk that finds aliases, merge keys and deep nesting.
 import { errorResult, type Result, type Subject } from './results.ts';
 
-/**
- * The node types every stage reads. Only this module and the read/write stages know how they are built;
- * everything else names these and reads them through the helpers below.
- */
-export type MapNode = YAMLMap;
-export type SeqNode = YAMLSeq;
-export type ScalarNode = Scalar;
+/** A scalar's value as the YAML 1.2 core schema resolves it (tagged scalars may hold bytes). */
+export type ScalarValue = string | number | boolean | bigint | null | Uint8Array;
+
+/** How a scalar was written. */
+export type QuoteStyle = 'plain' | 'single' | 'double' | 'block';
+
+export type Node = MapNode | SeqNode | ScalarNode | AliasNode;
+
+export class ScalarNode {
+  /** Offset of the scalar's first character (its quote or block indicator) and just past its value. */
+  constructor(
+    public value: ScalarValue,
+    public style: QuoteStyle,
+    public start: number,
+    public end: number,
+  ) {}
+  get kind(): 'scalar' {
+    return 'scalar';
+  }
+}
+
+/** `*name`: only the yaml front-end builds these (every stage refuses them where it interprets values). */
+export class AliasNode {
+  constructor(
+    public source: string,
+    public start: number,
+    public end: number,
+  ) {}
+  get kind(): 'alias' {
+    return 'alias';
+  }
+}
+
+export class PairNode {
+  constructor(
+    public key: Node | null,
+    public value: Node | null,
+  ) {}
+}
+
+/** A block or flow map and where it was written. */
+export class MapNode {
+  declare items: PairNode[];
+  declare flow: boolean;
+  declare start: number;
+  declare end: number;
+  /** A block map's key column; -1 for a flow map. */
+  declare indent: number;
+  /** A flow map's `{` offset; -1 for a block map. */
+  declare flowOpen: number;
+  /** The first key is an explicit `? key` (a text edit cannot insert before it). */
+  declare explicitKey: boolean;
+  /** The first comment line between `key:` and a block value below it, as [offset, column], by pair index. */
+  declare comments: Map<number, readonly [number, number]> | undefined;
+  /** The yaml library's map this node was read from (yaml front-end only): a re-rendering edits that. */
+  declare yaml: unknown;
+
+  constructor(flow: boolean, start: number, indent: number, flowOpen: number) {
+    this.items = [];
+    this.flow = flow;
+    this.start = start;
+    this.end = start;
+    this.indent = indent;
+    this.flowOpen = flowOpen;
+    this.explicitKey = false;
+    this.comments = undefined;
+    this.yaml = undefined;
+  }
+  get kind(): 'map' {
+    return 'map';
+  }
+}
+
+/** A block or flow list; `start` is a block list's first `-` (or a flow list's `[`). */
+export class SeqNode {
+  declare items: Array<Node | null>;
+  declare flow: boolean;
+  declare start: number;
+  declare end: number;
+  /** The yaml library's list this node was read from (yaml front-end only). */
+  declare yaml: unknown;
+
+  constructor(flow: boolean, start: number) {
+    this.items = [];
+    this.flow = flow;
+    this.start = start;
+    this.end = start;
+    this.yaml = undefined;
+  }
+  get kind(): 'seq' {
+    return 'seq';
+  }
+}
 
 export type FieldPath = readonly (string | number)[];
 
@@ -26,128 +114,115 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
+const kindOf = (node: unknown): string | undefined =>
+  typeof node === 'object' && node !== null ? (node as { kind?: string }).kind : undefined;
+
+/** True for a map node (block or flow). */
+export const isMapNode = (node: unknown): node is MapNode => kindOf(node) === 'map';
+
+/** True for a scalar node. */
+export const isScalarNode = (node: unknown): node is ScalarNode => kindOf(node) === 'scalar';
+
+/** True for a sequence node (block or flow). */
+export const isSeqNode = (node: unknown): node is SeqNode => kindOf(node) === 'seq';
+
+/** True for an alias (`*name`). */
+export const isAlias = (node: unknown): node is AliasNode => kindOf(node) === 'alias';
+
 /** The pair whose key is `key` in a map (undefined when absent). */
-export function childPair(map: YAMLMap, key: string): Pair | undefined {
+export function childPair(map: MapNode, key: string): PairNode | undefined {
   for (const pair of map.items) {
     const k = pair.key;
-    if ((isScalar(k) && k.value === key) || k === key) return pair;
+    if (k !== null && k.kind === 'scalar' && k.value === key) return pair;
   }
   return undefined;
 }
 
 /** The value node under `key` in a map (undefined when absent, null for an empty value). */
-export function child(map: YAMLMap, key: string): unknown {
+export function child(map: MapNode, key: string): unknown {
   const pair = childPair(map, key);
-  return pair ? (pair.value ?? null) : undefined;
+  return pair ? pair.value : undefined;
 }
 
 /** The node at `keys` below `node`, through maps only (undefined when any step is not a map). */
 export function childIn(node: unknown, keys: readonly string[]): unknown {
   let cur = node;
   for (const key of keys) {
-    if (!isMap(cur)) return undefined;
+    if (!isMapNode(cur)) return undefined;
     cur = child(cur, key);
   }
   return cur;
 }
 
-/**
- * Where a map was written, for maps the subset reader built (the yaml library's own maps carry their
- * source tokens instead): a block map's key column, and the first comment line between `key:` and a block
- * map below it ([offset, column], by pair index); or a flow map's `{`.
- */
-export interface MapLayout {
-  indent?: number;
-  comments?: ReadonlyMap<number, readonly [number, number]>;
-  flowOpen?: number;
-}
-// Kept on the map itself: a WeakMap with millions of entries made collection slow on node-dense input.
-const LAYOUT = Symbol('rollstamp.layout');
-type WithLayout = YAMLMap & { [LAYOUT]?: MapLayout };
-
-export function setLayout(map: YAMLMap, layout: MapLayout): void {
-  (map as WithLayout)[LAYOUT] = layout;
-}
-
-const layoutOf = (map: YAMLMap): MapLayout | undefined => (map as WithLayout)[LAYOUT];
-
-/** True for a map node (block or flow). */
-export const isMapNode = (node: unknown): node is YAMLMap => isMap(node);
-
-/** True for a scalar node. */
-export const isScalarNode = (node: unknown): node is Scalar => isScalar(node);
-
-/** True for a sequence node (block or flow). */
-export const isSeqNode = (node: unknown): node is YAMLSeq => isSeq(node);
-
-/** The offset of a flow map's `{`, or undefined for a block map or a node without source. */
+/** The offset of a flow map's `{`, or undefined for a block map. */
 export function flowStart(node: unknown): number | undefined {
-  const layout = isMap(node) ? layoutOf(node) : undefined;
-  if (layout) return layout.flowOpen;
-  const tok = isMap(node) ? node.srcToken : undefined;
-  return tok?.type === 'flow-collection' && tok.start.source === '{' ? tok.start.offset : undefined;
+  return isMapNode(node) && node.flowOpen >= 0 ? node.flowOpen : undefined;
 }
 
-/** The key column of a block map, or undefined when it is not one read from source. */
+/** The key column of a block map, or undefined for anything else. */
 export function blockIndent(node: unknown): number | undefined {
-  const layout = isMap(node) ? layoutOf(node) : undefined;
-  if (layout) return layout.indent;
-  const tok = isMap(node) ? node.srcToken : undefined;
-  return tok?.type === 'block-map' ? tok.indent : undefined;
+  return isMapNode(node) && node.indent >= 0 ? node.indent : undefined;
 }
 
-/** Offset of a block map's first key, when that key is a plain implicit one (no `?` form) read from source. */
-export function keyOffset(map: YAMLMap): number | undefined {
-  const tok = map.srcToken;
-  const first = map.items[0];
-  const layout = layoutOf(map);
-  if (layout) return layout.indent !== undefined && isScalar(first?.key) ? first.key.range?.[0] : undefined;
-  if (tok?.type !== 'block-map' || !first || !isScalar(first.key) || !first.key.range) return undefined;
-  if (tok.items[0]?.start.some((t) => t.type === 'explicit-key-ind')) return undefined;
-  return first.key.range[0];
+/** Offset of a block map's first key, when that key is a plain implicit one (no `?` form). */
+export function keyOffset(map: MapNode): number | undefined {
+  const first = map.items[0]?.key;
+  if (map.indent < 0 || map.explicitKey || !isScalarNode(first)) return undefined;
+  return first.start;
 }
 
 /** True when the flow map's first key is written in double quotes (as in JSON). */
-export function hasDoubleQuotedKeys(map: YAMLMap): boolean {
+export function hasDoubleQuotedKeys(map: MapNode): boolean {
   const first = map.items[0]?.key;
-  return isScalar(first) && first.type === Scalar.QUOTE_DOUBLE;
+  return isScalarNode(first) && first.style === 'double';
 }
 
 /**
  * Offset of the first comment line between `key:` (pair `index` of a block map) and its block-map value, when that comment
  * starts at the value's key column (so text inserted there lines up); undefined otherwise.
  */
-export function leadingCommentOffset(map: YAMLMap, index: number, column: number): number | undefined {
-  const layout = layoutOf(map);
-  if (layout) {
-    const comment = layout.comments?.get(index);
-    return comment?.[1] === column ? comment[0] : undefined;
-  }
-  const tok = map.srcToken;
-  const sep = tok?.type === 'block-map' ? (tok.items[index]?.sep ?? []) : [];
-  const firstBreak = sep.findIndex((t) => t.type === 'newline');
-  for (let i = firstBreak + 1; firstBreak >= 0 && i < sep.length; i++) {
-    const t = sep[i]!;
-    if (t.type !== 'comment') continue;
-    const before = sep[i - 1];
-    const col = before?.type === 'space' ? before.source.length : before?.type === 'newline' ? 0 : -1;
-    return col === column ? t.offset : undefined;
-  }
-  return undefined;
+export function leadingCommentOffset(map: MapNode, index: number, column: number): number | undefined {
+  const comment = map.comments?.get(index);
+  return comment?.[1] === column ? comment[0] : undefined;
 }
 
-/** [start, end) of a scalar's value in the source (trailing comment excluded). */
+/** [start, end) of a scalar's value in the source (trailing comment excluded); undefined for a null scalar. */
 export function scalarRange(node: unknown): [number, number] | undefined {
-  if (!isScalar(node) || !node.range || node.value === null) return undefined;
-  return [node.range[0], node.range[1]];
+  if (!isScalarNode(node) || node.value === null) return undefined;
+  return [node.start, node.end];
+}
+
+/** [start, end) of any node in the source (a block list starts at its first `-`). */
+export function nodeRange(node: unknown): [number, number] | undefined {
+  const k = kindOf(node);
+  if (k === undefined) return undefined;
+  const n = node as { start: number; end: number };
+  return [n.start, n.end];
 }
 
 export const isNullish = (node: unknown): boolean =>
-  node === undefined || node === null || (isScalar(node) && node.value === null);
+  node === undefined || node === null || (isScalarNode(node) && node.value === null);
 
 /** A string scalar's value, or undefined for anything else (no result). */
 export function stringValue(node: unknown): string | undefined {
-  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+  return isScalarNode(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/**
+ * A node as plain JSON data, as the yaml library's toJSON gives it: maps become objects (keys as strings;
+ * `__proto__` defined as an own key, never a prototype), lists arrays, scalars their values. Callers check
+ * the tree with findUnsafeNode first (an alias reads as undefined here).
+ */
+export function toPlain(node: unknown): unknown {
+  if (isScalarNode(node)) return node.value;
+  if (isSeqNode(node)) return node.items.map(toPlain);
+  if (!isMapNode(node)) return node === null ? null : undefined;
+  const out: Record<string, unknown> = {};
+  for (const pair of node.items) {
+    const key = isScalarNode(pair.key) ? String(pair.key.value) : JSON.stringify(toPlain(pair.key));
+    Object.defineProperty(out, key, { value: toPlain(pair.value), writable: true, enumerable: true, configurable: true });
+  }
+  return out;
 }
 
 /** Typed field access for one object; wrong types become results, never exceptions. */
@@ -168,28 +243,28 @@ export class NodeReader {
     return undefined;
   }
 
-  map(node: unknown, path: FieldPath): YAMLMap | undefined {
+  map(node: unknown, path: FieldPath): MapNode | undefined {
     if (isNullish(node)) return undefined;
-    return isMap(node) ? node : this.wrong(path, 'a map');
+    return isMapNode(node) ? node : this.wrong(path, 'a map');
   }
 
-  seq(node: unknown, path: FieldPath): YAMLSeq | undefined {
+  seq(node: unknown, path: FieldPath): SeqNode | undefined {
     if (isNullish(node)) return undefined;
-    return isSeq(node) ? node : this.wrong(path, 'a list');
+    return isSeqNode(node) ? node : this.wrong(path, 'a list');
   }
 
   str(node: unknown, path: FieldPath): string | undefined {
     if (isNullish(node)) return undefined;
-    return isScalar(node) && typeof node.value === 'string' ? node.value : this.wrong(path, 'a string');
+    return isScalarNode(node) && typeof node.value === 'string' ? node.value : this.wrong(path, 'a string');
   }
 
   bool(node: unknown, path: FieldPath): boolean | undefined {
     if (isNullish(node)) return undefined;
-    return isScalar(node) && typeof node.value === 'boolean' ? node.value : this.wrong(path, 'true or false');
+    return isScalarNode(node) && typeof node.value === 'boolean' ? node.value : this.wrong(path, 'true or false');
   }
 
   /** Walks `keys` from `node` through maps; a non-map on the way is a WRONG_TYPE result. */
-  mapIn(node: unknown, base: FieldPath, keys: readonly string[]): YAMLMap | undefined {
+  mapIn(node: unknown, base: FieldPath, keys: readonly string[]): MapNode | undefined {
     let cur: unknown = node;
     const path = [...base];
     for (const key of keys) {
@@ -202,8 +277,8 @@ export class NodeReader {
   }
 
   /** The string entries of a map of strings (labels, annotations, data); wrong entries are results. */
-  stringEntries(map: YAMLMap, path: FieldPath): Array<[string, string, Scalar]> {
-    const out: Array<[string, string, Scalar]> = [];
+  stringEntries(map: MapNode, path: FieldPath): Array<[string, string, ScalarNode]> {
+    const out: Array<[string, string, ScalarNode]> = [];
     for (const pair of map.items) {
       const key = stringValue(pair.key);
       if (key === undefined) {
@@ -211,7 +286,7 @@ export class NodeReader {
         continue;
       }
       const v = pair.value;
-      if (!isScalar(v) || typeof v.value !== 'string') {
+      if (!isScalarNode(v) || typeof v.value !== 'string') {
         this.wrong([...path, key], 'a string');
         continue;
       }
@@ -230,7 +305,7 @@ export type Problem = 'alias' | 'merge' | 'depth';
  */
 export function findUnsafeNode(node: unknown, maxDepth: number): { problem: Problem; path: FieldPath } | undefined {
   // Each entry links to its parent, so the path is built only for the node that fails (this runs over
-  // every object rollstamp reads; copying a path per node was a measurable share of a run).
+  // every object the yaml front-end read; copying a path per node was a measurable share of a run).
   interface Entry {
     node: unknown;
     depth: number;
@@ -248,19 +323,16 @@ export function findUnsafeNode(node: unknown, maxDepth: number): { problem: Prob
     const cur = entry.node;
     if (isAlias(cur)) return { problem: 'alias', path: pathOf(entry) };
     if (entry.depth > maxDepth) return { problem: 'depth', path: pathOf(entry).slice(0, 8) };
-    if (isMap(cur)) {
+    if (isMapNode(cur)) {
       for (const pair of cur.items) {
         if (isAlias(pair.key)) return { problem: 'alias', path: pathOf(entry) };
-        const key = isScalar(pair.key) ? String(pair.key.value) : '?';
-        if (key === '<<' && isScalar(pair.key) && pair.key.type === Scalar.PLAIN) return { problem: 'merge', path: pathOf(entry) };
+        const key = isScalarNode(pair.key) ? String(pair.key.value) : '?';
+        if (key === '<<' && isScalarNode(pair.key) && pair.key.style === 'plain') return { problem: 'merge', path: pathOf(entry) };
         stack.push({ node: pair.value, depth: entry.depth + 1, key, parent: entry });
       }
-    } else if (isSeq(cur)) {
+    } else if (isSeqNode(cur)) {
       cur.items.forEach((item, i) => stack.push({ node: item, depth: entry.depth + 1, key: i, parent: entry }));
     }
   }
   return undefined;
 }
-
-export type { Node };
-export { isAlias };

@@ -7,6 +7,8 @@ import type { MapNode } from './nodes.ts';
 export interface Item {
   node: MapNode;
   file?: FileRef;
+  /** The reader vouches that the tree holds no alias, merge key or nesting deeper than MAX_DEPTH (the subset reader). */
+  checked?: true;
 }
 
 /** A Kubernetes object read from one item. */

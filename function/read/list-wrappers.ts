@@ -7,17 +7,16 @@
 // `EachListItem`, else `isNullList` → nothing, else the object itself; apimachinery's Unstructured.IsList is
 // "top-level `items` holds a JSON array", EachListItem fails on an entry that is not an object). Entries are
 // not unwrapped again: a list inside a list reaches the API server as an object, which has no such kind.
-import { isSeq, type YAMLMap } from 'yaml';
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
 import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
-import { child, childPair, isAlias, isMapNode, isNullish, stringValue } from '../model/nodes.ts';
+import { child, childPair, isAlias, isMapNode, isNullish, isSeqNode, stringValue, type MapNode } from '../model/nodes.ts';
 
 /** What a document's root map stands for. */
 export type Unwrapped =
   /** An ordinary object. */
-  | { objects: [YAMLMap] }
+  | { objects: [MapNode] }
   /** A list wrapper: its entries, in order (none for `items: []` or a null `items`). */
-  | { objects: YAMLMap[]; wrapper: YAMLMap }
+  | { objects: MapNode[]; wrapper: MapNode }
   /** A wrapper rollstamp cannot read as Argo CD would: an error result. */
   | { objects: []; result: Result };
 
@@ -30,7 +29,7 @@ export type Unwrapped =
  * - `items` is anything else on a kind named `List` or `…List`: refused (no API server reads it).
  * - Otherwise: the map itself.
  */
-export function unwrapList(root: YAMLMap, file: FileRef | undefined): Unwrapped {
+export function unwrapList(root: MapNode, file: FileRef | undefined): Unwrapped {
   const subject = subjectOf(root, file);
   const refuse = (message: string, code: Result['tags']['code'] = 'INVALID_OBJECT'): Unwrapped => ({
     objects: [],
@@ -41,14 +40,14 @@ export function unwrapList(root: YAMLMap, file: FileRef | undefined): Unwrapped 
   if (!pair) return { objects: [root] };
   const items = pair.value;
   if (isAlias(items)) return refuse('the items of a list are an alias; write them out', 'ALIAS_NOT_ALLOWED');
-  if (isSeq(items)) {
-    const objects: YAMLMap[] = [];
+  if (isSeqNode(items)) {
+    const objects: MapNode[] = [];
     for (const [i, entry] of items.items.entries()) {
       if (isAlias(entry)) return refuse(`items[${i}] of a list is an alias; write it out`, 'ALIAS_NOT_ALLOWED');
       if (!isMapNode(entry)) return refuse(`items[${i}] of a list is not an object`);
       if (hasMergeKey(entry)) return refuse(`items[${i}] of a list has a merge key (<<) at its top level; write the keys out`, 'MERGE_KEY_NOT_ALLOWED');
       const inner = child(entry, 'items');
-      if (isSeq(inner) || isAlias(inner)) return refuse(`items[${i}] of a list is a list itself; give its items directly`);
+      if (isSeqNode(inner) || isAlias(inner)) return refuse(`items[${i}] of a list is a list itself; give its items directly`);
       if (isLocalConfig(entry)) {
         // A wrapper is applied whole, so a local-config entry would reach the cluster while the inventory
         // skipped it as a source (its value would change no hash).
@@ -68,11 +67,11 @@ export function unwrapList(root: YAMLMap, file: FileRef | undefined): Unwrapped 
 export function memberNodes(root: unknown): readonly unknown[] {
   if (!isMapNode(root)) return [root];
   const items = child(root, 'items');
-  return isSeq(items) ? [root, ...items.items] : [root];
+  return isSeqNode(items) ? [root, ...items.items] : [root];
 }
 
 /** The wrapper as results name it: its file, and its apiVersion/kind/name when those are strings. */
-function subjectOf(root: YAMLMap, file: FileRef | undefined): Subject {
+function subjectOf(root: MapNode, file: FileRef | undefined): Subject {
   const apiVersion = stringValue(child(root, 'apiVersion'));
   const kind = stringValue(child(root, 'kind'));
   const meta = child(root, 'metadata');
@@ -81,12 +80,12 @@ function subjectOf(root: YAMLMap, file: FileRef | undefined): Subject {
   return { ...(file ? { file } : {}), ...(ref ? { ref } : {}) };
 }
 
-function hasMergeKey(map: YAMLMap): boolean {
+function hasMergeKey(map: MapNode): boolean {
   return childPair(map, '<<') !== undefined;
 }
 
 /** True for an object marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
-export function isLocalConfig(entry: YAMLMap): boolean {
+export function isLocalConfig(entry: MapNode): boolean {
   const meta = child(entry, 'metadata');
   const annotations = isMapNode(meta) ? child(meta, 'annotations') : undefined;
   return isMapNode(annotations) && stringValue(child(annotations, LOCAL_CONFIG_ANNOTATION)) === 'true';

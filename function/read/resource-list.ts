@@ -1,20 +1,23 @@
 // Read stage for KRM function mode: ResourceList text → its items as map nodes, with the yaml Document kept
 // for a re-rendering (write/resource-list.ts). A list in the YAML subset is read by the subset reader (fast)
-// and can then only be written by text edits.
-import { isMap, isScalar, isSeq, Scalar, visit, type Document, type YAMLMap } from 'yaml';
+// and can then only be written by text edits; any other is read by the yaml library and given to the stages
+// as the same light nodes (read/from-yaml.ts).
+import { isMap, isScalar, Scalar, visit, type Document } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from '../model/constants.ts';
 import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import { child, stringValue } from '../model/nodes.ts';
+import { child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode } from '../model/nodes.ts';
+import { fromYaml } from './from-yaml.ts';
 import type { Item } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 export interface ResourceList {
   /** The yaml library's document; absent when the subset reader read the list (then only text edits write it). */
   doc?: Document;
-  root: YAMLMap;
+  /** The list's root map (light nodes; a re-rendering edits `doc`). */
+  root: MapNode;
   items: Item[];
   functionConfig: unknown;
   /** The input was JSON, so the output is JSON too. */
@@ -37,12 +40,12 @@ export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: 
   const unprintable = unprintableNodes(doc, text, lines, undefined);
   if (unprintable.length > 0) return { results: unprintable };
   if (doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') return { results: [yaml11Result(undefined)] };
-  return readList(doc.contents, text, doc);
+  return readList(fromYaml(doc.contents), text, doc);
 }
 
 function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList } | { results: Result[] } {
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
-  if (!isMap(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
+  if (!isMapNode(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
   const apiVersion = stringValue(child(root, 'apiVersion'));
   const kind = stringValue(child(root, 'kind'));
   if (kind !== 'ResourceList' || apiVersion === undefined || !RL_API_VERSIONS.has(apiVersion)) {
@@ -50,12 +53,14 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
   }
   const itemsNode = child(root, 'items');
   if (itemsNode === undefined) return bad('ResourceList has no items');
-  const isEmpty = isScalar(itemsNode) && itemsNode.value === null;
-  if (!isSeq(itemsNode) && !isEmpty) return bad('ResourceList items must be a list');
+  const isEmpty = isScalarNode(itemsNode) && itemsNode.value === null;
+  if (!isSeqNode(itemsNode) && !isEmpty) return bad('ResourceList items must be a list');
   const items: Item[] = [];
   const results: Result[] = [];
-  (isSeq(itemsNode) ? itemsNode.items : []).forEach((node, i) => {
-    if (!isMap(node)) {
+  // The subset reader declines aliases, merge keys and over-deep nesting: its items need no safety walk.
+  const checked = doc === undefined;
+  (isSeqNode(itemsNode) ? itemsNode.items : []).forEach((node, i) => {
+    if (!isMapNode(node)) {
       results.push(errorResult('INVALID_OBJECT', `items[${i}] is not a Kubernetes object`));
       return;
     }
@@ -63,7 +68,7 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
     // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
     const unwrapped = unwrapList(node, file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const object of unwrapped.objects) items.push(file ? { node: object, file } : { node: object });
+    for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}) });
   });
   if (results.length > 0) return { results };
   if (doc) liftItemHeadComments(doc);
@@ -82,10 +87,10 @@ function isJson(text: string): boolean {
 }
 
 /** The file an orchestrator says an item came from (internal annotation first, then the legacy one). */
-function fileOf(node: YAMLMap): FileRef | undefined {
+function fileOf(node: MapNode): FileRef | undefined {
   const meta = child(node, 'metadata');
-  const ann = isMap(meta) ? child(meta, 'annotations') : undefined;
-  if (!isMap(ann)) return undefined;
+  const ann = isMapNode(meta) ? child(meta, 'annotations') : undefined;
+  if (!isMapNode(ann)) return undefined;
   const first = (keys: readonly string[]): string | undefined =>
     keys.map((k) => stringValue(child(ann, k))).find((v) => v !== undefined);
   const path = first(PATH_ANNOTATIONS);

@@ -1,21 +1,26 @@
 // Read stage for plain multi-document streams (`stamp`, `explain`, `generate`): documents with their exact
 // source text (write/stream.ts prints untouched ones byte for byte) and their items. Streams are read by the
-// subset reader when they fit it (fast), else by the yaml library.
-import { Composer, isMap, Parser, type Document } from 'yaml';
+// subset reader when they fit it (fast), else by the yaml library (read/from-yaml.ts gives its trees as the
+// same light nodes).
+import { Composer, Parser, type Document } from 'yaml';
 import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
 import { isLocalConfig, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
+import { fromYaml } from './from-yaml.ts';
+import { isMapNode, isScalarNode, type Node } from '../model/nodes.ts';
 import type { Item } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
   /** The root node: a map for an object; null, or a null scalar, for an empty document. */
-  contents: unknown;
+  contents: Node | null;
   /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
   doc?: Document;
+  /** Read by the subset reader: no alias, merge key or over-deep nesting anywhere in it. */
+  clean?: true;
   text: string;
   /** Offset of `text` in the stream (node ranges count from the stream's start). */
   offset: number;
@@ -33,7 +38,7 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   if (subset) {
     const docs = subset.map((d, index): StreamDoc => {
       const to = subset[index + 1]?.offset ?? text.length;
-      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index } };
+      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index }, clean: true };
     });
     return { docs };
   }
@@ -50,7 +55,7 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
     if (doc.errors.length === 0) results.push(...unprintableNodes(doc, text.slice(from, to), lines, file));
     if (doc.errors.length === 0 && doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') results.push(yaml11Result(file));
-    return { contents: doc.contents, doc, text: text.slice(from, to), offset: from, file };
+    return { contents: fromYaml(doc.contents), doc, text: text.slice(from, to), offset: from, file };
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
@@ -90,7 +95,7 @@ function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>)
 
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
 export function isLocalConfigDoc(d: StreamDoc): boolean {
-  return isMap(d.contents) && isLocalConfig(d.contents);
+  return isMapNode(d.contents) && isLocalConfig(d.contents);
 }
 
 /**
@@ -101,14 +106,14 @@ export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; result
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
-    if (d.contents === null || (d.contents as { value?: unknown }).value === null) continue;
-    if (!isMap(d.contents)) {
+    if (d.contents === null || (isScalarNode(d.contents) && d.contents.value === null)) continue;
+    if (!isMapNode(d.contents)) {
       results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
       continue;
     }
     const unwrapped = unwrapList(d.contents, d.file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const node of unwrapped.objects) items.push({ node, file: d.file });
+    for (const node of unwrapped.objects) items.push(d.clean ? { node, file: d.file, checked: true } : { node, file: d.file });
   }
   return { items, results };
 }

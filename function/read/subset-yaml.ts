@@ -1,45 +1,33 @@
 // Read stage, fast form: a reader for the plain subset of YAML that rendered Kubernetes manifests are
 // written in — block maps and lists, one-line flow collections, plain, quoted and literal scalars, comments.
-// It builds the nodes the yaml library would build, without its tokenizer (most of a parse's cost), and
-// answers undefined for anything outside the subset or in doubt: tabs, CR, control characters, directives,
-// anchors, aliases, tags, explicit keys, multi-line plain or quoted scalars, folded or kept block scalars,
-// multi-line flow collections, non-string keys, unusual indentation, and every error. The caller then reads
-// the stream with the yaml library, which reports errors as usual. Accepting is a promise: the yaml library
-// reads an accepted stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that).
-import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
-import { PARSE_OPTIONS } from './parse-yaml.ts';
-import { setLayout } from '../model/nodes.ts';
+// It builds the light nodes of model/nodes.ts directly, without the yaml library's tokenizer (most of a parse's
+// cost), and answers undefined for anything outside the subset or in doubt: tabs, CR, control characters,
+// directives, anchors, aliases, tags, merge keys (`<<`), explicit keys, multi-line plain or quoted scalars,
+// folded or kept block scalars, multi-line flow collections, non-string keys, unusual indentation, nesting
+// deeper than MAX_DEPTH, and every error. The caller then reads the stream with the yaml library
+// (read/from-yaml.ts), which reports errors as usual. Accepting is a promise: the yaml library reads an accepted
+// stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that), and a document
+// read here holds nothing model/safety.ts would refuse.
+import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
+import { MAX_DEPTH } from '../model/target.ts';
+import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, restOfLine } from './subset-scalars.ts';
 
 /** One document of a stream read by the subset reader. */
 export interface SubsetDoc {
   /** The root map, or null for a document with no content. */
-  contents: YAMLMap | null;
+  contents: MapNode | null;
   /** Offset of the document's text in the stream: 0 for the first, else its `---` line. */
   offset: number;
 }
-
-/** Thrown inside the reader when the input leaves the subset; never escapes it. */
-class OutsideSubset extends Error {}
-const OUT = new OutsideSubset();
-const outside = (): never => {
-  throw OUT;
-};
 
 // Characters that send a stream to the yaml library: tab, CR, controls, C1, BOM, line/paragraph separators.
 const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 // Lines the subset does not split on by itself: directives, document end markers, `---` glued to text.
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
-const MAX_DEPTH = 64;
 const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
-
-// Plain scalars resolve exactly as the yaml library resolves them: the same schema, the same tags, in order.
-const schemaDoc = new Document(null, PARSE_OPTIONS);
-const PLAIN_TAGS = schemaDoc.schema.tags.filter((t): t is ScalarTag => t.default === true && !t.collection && t.test !== undefined);
-const RESOLVE_OPTIONS = schemaDoc.options;
-// Only these first characters can make a plain scalar anything but a string in the core schema
-// (null `~ null`, bool `true false`, numbers `+1 -1 .5 .inf 0x1`); the empty scalar is null.
-const MAYBE_TYPED = /^[~nNtTfF0-9+\-.]/;
+/** The keys of each large map being read (see hasKey). */
+const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
 
 /** The documents of `text`, or undefined when any part of it is outside the subset. */
 export function readSubsetStream(text: string): SubsetDoc[] | undefined {
@@ -57,6 +45,13 @@ interface Line {
   start: number;
   indent: number;
   at: number;
+}
+
+/** A value and the next content line after it. */
+interface Read<T> {
+  node: T;
+  next: Line | undefined;
+  comment?: readonly [number, number] | undefined;
 }
 
 class Reader {
@@ -88,12 +83,12 @@ class Reader {
   /** Start of the line after a `---` marker line (which may hold a comment, nothing else). */
   private afterMarker(marker: number): number {
     const eol = this.lineEnd(marker);
-    this.restOfLine(marker + 3, eol);
+    restOfLine(this.text, marker + 3, eol);
     return Math.min(eol + 1, this.end);
   }
 
   /** The root map of the document whose content starts at or after `from`, or null when it has none. */
-  private document(from: number): YAMLMap | null {
+  private document(from: number): MapNode | null {
     const line = this.nextContent(from);
     if (!line) return null;
     if (this.isDash(line.at)) outside(); // a list at the root is not a Kubernetes object
@@ -105,8 +100,7 @@ class Reader {
   // ---- lines ----
 
   private lineEnd(from: number): number {
-    const i = this.text.indexOf('\n', from);
-    return i < 0 || i > this.end ? this.end : i;
+    return lineEnd(this.text, from, this.end);
   }
 
   /**
@@ -135,14 +129,6 @@ class Reader {
     return undefined;
   }
 
-  /** After a value that ended on its line at `pos`: only spaces and a comment may follow. */
-  private restOfLine(pos: number, eol: number): void {
-    const t = this.text;
-    let i = pos;
-    while (i < eol && t.charCodeAt(i) === 32) i++;
-    if (i < eol && !(t[i] === '#' && i > pos)) outside();
-  }
-
   /** `-` followed by a space or the end of its line: a block list entry. */
   private isDash(at: number): boolean {
     const next = this.text[at + 1];
@@ -151,26 +137,24 @@ class Reader {
 
   // ---- block collections ----
 
-  /** A block map whose first key starts at `at`, in column `indent`. */
-  private blockMap(at: number, indent: number, depth: number): { node: YAMLMap; next: Line | undefined } {
-    if (depth > MAX_DEPTH) outside();
-    const map = new YAMLMap();
-    let comments: Map<number, [number, number]> | undefined;
-    const seen = new Set<string>();
+  /**
+   * A block map whose first key starts at `at`, in column `indent`. `depth` counts collections from the
+   * document's root (0) as model/safety.ts does; a collection at MAX_DEPTH would hold values deeper than it allows.
+   */
+  private blockMap(at: number, indent: number, depth: number): Read<MapNode> {
+    if (depth >= MAX_DEPTH) outside();
+    const map = new MapNode(false, at, indent, -1);
     let keyAt = at;
     for (;;) {
       const key = this.implicitKey(keyAt);
       if (!key) outside();
-      const name = key!.node.value as string;
-      if (seen.has(name)) outside(); // duplicate key: an error the yaml library reports
-      seen.add(name);
+      if (hasKey(map, key!.node.value as string)) outside(); // duplicate key: an error the yaml library reports
       const value = this.value(key!.after, indent, depth, true);
-      if (value.comment) (comments ??= new Map()).set(map.items.length, value.comment);
-      map.items.push(new Pair(key!.node, value.node));
+      if (value.comment) (map.comments ??= new Map()).set(map.items.length, value.comment);
+      map.items.push(new PairNode(key!.node, value.node));
       const next = value.next;
       if (!next || next.indent < indent) {
-        map.range = [at, this.rangeEnd(value.node), this.rangeEnd(value.node)];
-        setLayout(map, comments ? { indent, comments } : { indent });
+        map.end = value.node.end;
         return { node: map, next };
       }
       if (next.indent > indent || this.isDash(next.at)) outside();
@@ -179,16 +163,16 @@ class Reader {
   }
 
   /** A block list whose first `-` is at `at`, in column `indent`. */
-  private blockSeq(at: number, indent: number, depth: number): { node: YAMLSeq; next: Line | undefined } {
-    if (depth > MAX_DEPTH) outside();
-    const seq = new YAMLSeq();
+  private blockSeq(at: number, indent: number, depth: number): Read<SeqNode> {
+    if (depth >= MAX_DEPTH) outside();
+    const seq = new SeqNode(false, at);
     let dash = at;
     for (;;) {
       const value = this.value(dash + 1, indent, depth, false);
       seq.items.push(value.node);
       const next = value.next;
       if (!next || next.indent < indent || (next.indent === indent && !this.isDash(next.at))) {
-        seq.range = [at, this.rangeEnd(value.node), this.rangeEnd(value.node)];
+        seq.end = value.node.end;
         return { node: seq, next };
       }
       if (next.indent > indent) outside();
@@ -196,16 +180,12 @@ class Reader {
     }
   }
 
-  private rangeEnd(node: unknown): number {
-    return (node as { range?: number[] }).range?.[1] ?? 0;
-  }
-
   /**
    * The value after `key:` or `-` (`pos` is just past the indicator) of a collection in column `indent`, and
    * the next content line after it. `comment`: the first comment line between an empty `key:` line and a
    * value on the lines below (text edits insert above it).
    */
-  private value(pos: number, indent: number, depth: number, inMap: boolean): { node: Node; next: Line | undefined; comment?: [number, number] } {
+  private value(pos: number, indent: number, depth: number, inMap: boolean): Read<MapNode | SeqNode | ScalarNode> {
     const t = this.text;
     const eol = this.lineEnd(pos);
     let at = pos;
@@ -215,29 +195,29 @@ class Reader {
       const next = this.nextContent(eol + 1);
       const comment = this.comment;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
-      if (!below) return { node: this.plainScalar(at, at), next }; // an empty value: null
-      const { node, next: after } = this.isDash(next.at) ? this.blockSeq(next.at, next.indent, depth + 1) : this.blockMap(next.at, next.indent, depth + 1);
-      return { node, next: after, ...(comment ? { comment } : {}) };
+      if (!below) return { node: plainScalar(t, at, at), next }; // an empty value: null
+      const read: Read<MapNode | SeqNode> = this.isDash(next.at) ? this.blockSeq(next.at, next.indent, depth + 1) : this.blockMap(next.at, next.indent, depth + 1);
+      read.comment = comment;
+      return read;
     }
     if (!inMap && this.implicitKey(at)) {
       // `- key: value`: a map that starts on the entry's line, in the column of its first key
       return this.blockMap(at, at - this.lineStart(at), depth + 1);
     }
-    let node: Node;
-    let end: number;
+    let node: MapNode | SeqNode | ScalarNode;
     if (c === '|' || c === '>') {
-      const block = this.blockScalar(at, indent);
-      const next = this.nextContent(block.end);
+      node = blockScalar(t, at, indent, this.end);
+      const next = this.nextContent(node.end);
       if (next && next.indent > indent) outside();
-      return { node: block.node, next };
+      return { node, next };
     } else if (c === '"' || c === "'") {
-      ({ node, end } = this.quoted(at, eol));
+      node = quoted(t, at, eol);
     } else if (c === '[' || c === '{') {
-      ({ node, end } = this.flow(at, eol, depth + 1));
+      node = this.flow(at, eol, depth + 1);
     } else {
-      ({ node, end } = this.plain(at, eol));
+      node = this.plain(at, eol);
     }
-    this.restOfLine(end, eol);
+    restOfLine(t, node.end, eol);
     const next = this.nextContent(eol + 1);
     if (next && next.indent > indent) outside(); // a continuation line (or an error)
     return { node, next };
@@ -248,202 +228,73 @@ class Reader {
   }
 
   /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
-  private implicitKey(at: number): { node: Scalar; after: number } | undefined {
+  private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
     const t = this.text;
     const eol = this.lineEnd(at);
     const c = t[at]!;
-    let node: Scalar;
+    let node: ScalarNode;
     let end: number;
     if (c === '"' || c === "'") {
-      ({ node, end } = this.quoted(at, eol));
+      node = quoted(t, at, eol);
+      end = node.end;
     } else {
-      if (!this.plainStart(at, eol)) return undefined;
+      if (!plainStart(t, at, eol)) return undefined;
       end = -1;
-      for (let i = this.indexOnLine(':', at, eol); i >= 0; i = this.indexOnLine(':', i + 1, eol)) {
+      for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
         if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
           end = i;
           break;
         }
       }
       if (end < 0) return undefined;
-      if (t.slice(at, end).includes(' #')) return undefined;
+      if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
       while (t.charCodeAt(end - 1) === 32) end--;
-      node = this.plainScalar(at, end);
+      node = plainScalar(t, at, end);
     }
     if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
     if (typeof node.value !== 'string' || end - at > MAX_KEY) outside();
+    if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
     return { node, after: end + 1 };
   }
 
-  // ---- scalars ----
-
-  /** Whether a plain scalar may start at `at` (not an indicator; `-` only before a non-space). */
-  private plainStart(at: number, eol: number): boolean {
-    const c = this.text[at];
-    if (c === undefined || at >= eol) return false;
-    if ('[]{},#&*!|>\'"%@`?:'.includes(c)) return false;
-    if (c === '-') {
-      // `-` starts a plain scalar only before a character that is not a space or a flow indicator
-      const n = this.text[at + 1]!;
-      return at + 1 < eol && !' ,[]{}'.includes(n);
-    }
-    return true;
-  }
-
   /** A plain scalar in block context: to the end of the line or a ` #` comment. */
-  private plain(at: number, eol: number): { node: Scalar; end: number } {
+  private plain(at: number, eol: number): ScalarNode {
     const t = this.text;
-    if (!this.plainStart(at, eol)) outside();
-    const hash = this.indexOnLine(' #', at, eol);
+    if (!plainStart(t, at, eol)) outside();
+    const hash = indexOnLine(t, ' #', at, eol);
     let end = hash >= 0 ? hash : eol;
     while (t.charCodeAt(end - 1) === 32) end--;
-    for (let i = this.indexOnLine(':', at, end); i >= 0; i = this.indexOnLine(':', i + 1, end)) {
+    for (let i = indexOnLine(t, ':', at, end); i >= 0; i = indexOnLine(t, ':', i + 1, end)) {
       if (i + 1 === end || t.charCodeAt(i + 1) === 32) outside(); // `a: b: c`, `a: b:`
     }
-    return { node: this.plainScalar(at, end), end };
-  }
-
-  /** The scalar for the plain text [at, end): resolved by the schema's tags, as the yaml library does. */
-  private plainScalar(at: number, end: number): Scalar {
-    const source = this.text.slice(at, end);
-    let scalar: Scalar | undefined;
-    if (source === '' || MAYBE_TYPED.test(source)) {
-      for (const tag of PLAIN_TAGS) {
-        if (!tag.test!.test(source)) continue;
-        const value = tag.resolve(source, outside, RESOLVE_OPTIONS);
-        scalar = value instanceof Scalar ? value : new Scalar(value);
-        if (tag.format) scalar.format = tag.format;
-        break;
-      }
-    }
-    scalar ??= new Scalar(source);
-    scalar.range = [at, end, end];
-    scalar.source = source;
-    scalar.type = Scalar.PLAIN;
-    return scalar;
-  }
-
-  /** A single- or double-quoted scalar that closes on its own line. */
-  private quoted(at: number, eol: number): { node: Scalar; end: number } {
-    const t = this.text;
-    const double = t[at] === '"';
-    const quote = double ? '"' : "'";
-    // Runs of ordinary characters are copied as slices (one string per piece, not per character).
-    const pieces: string[] = [];
-    let i = at + 1;
-    for (;;) {
-      let run = i;
-      while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
-      if (run >= eol) outside(); // unclosed on this line: a multi-line scalar, or an error
-      if (run > i) pieces.push(t.slice(i, run));
-      i = run;
-      if (t[i] === '\\') {
-        const e = t[i + 1];
-        const simple = e === undefined ? undefined : ESCAPES.get(e);
-        if (simple !== undefined) {
-          pieces.push(simple);
-          i += 2;
-        } else if (e === 'u' && /^[0-9A-Fa-f]{4}$/.test(t.slice(i + 2, i + 6))) {
-          pieces.push(String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16)));
-          i += 6;
-        } else outside();
-      } else if (!double && t[i + 1] === "'") {
-        pieces.push("'");
-        i += 2;
-      } else break;
-    }
-    const value = pieces.join('');
-    const scalar = new Scalar(value);
-    scalar.range = [at, i + 1, i + 1];
-    scalar.source = value;
-    scalar.type = double ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
-    return { node: scalar, end: i + 1 };
-  }
-
-  /**
-   * A block scalar (`|`, `>`, with `-` or `+` chomping) whose header is at `at`, in a collection in column
-   * `parent`: its lines are those indented like its first line (deeper than `parent`) and the empty lines
-   * among them. A folded scalar with more-indented lines (which fold by extra rules) is left to the library.
-   */
-  private blockScalar(at: number, parent: number): { node: Scalar; end: number } {
-    const t = this.text;
-    const folded = t[at] === '>';
-    let i = at + 1;
-    const chomp = t[i] === '-' || t[i] === '+' ? t[i++] : '';
-    const eol = this.lineEnd(at);
-    this.restOfLine(i, eol); // refuses `|2` (an indentation indicator) and `|-+`
-    const lines: string[] = [];
-    let indent = -1;
-    let start = eol + 1;
-    let end = start; // after the last content line
-    let blanks = 0; // empty lines not yet known to be inside the scalar
-    let leading = 0; // the longest line of spaces before the first content line
-    while (start < this.end) {
-      const lineEnd = this.lineEnd(start);
-      let col = start;
-      while (col < lineEnd && t.charCodeAt(col) === 32) col++;
-      const lineIndent = col - start;
-      if (col === lineEnd && !(indent >= 0 && lineIndent > indent)) {
-        // An empty line (spaces up to the content's indentation are not content).
-        if (indent < 0) leading = Math.max(leading, lineIndent);
-        blanks++;
-        start = lineEnd + 1;
-        continue;
-      }
-      if (indent < 0) {
-        if (lineIndent <= parent) break;
-        if (leading > lineIndent) outside(); // more-indented leading empty lines need an indentation indicator
-        indent = lineIndent;
-      } else if (lineIndent < indent) break;
-      if (folded && lineIndent > indent) outside();
-      for (; blanks > 0; blanks--) lines.push('');
-      lines.push(t.slice(start + indent, lineEnd));
-      end = Math.min(lineEnd + 1, this.end);
-      start = lineEnd + 1;
-    }
-    if (indent < 0) outside(); // an empty block scalar
-    let value = folded ? fold(lines) : lines.join('\n');
-    if (chomp === '') value += '\n';
-    if (chomp === '+') {
-      if (t[end - 1] !== '\n' || start > this.end) outside(); // a kept line without its line break (end of input)
-      value += '\n'.repeat(blanks + 1);
-      end = start;
-    }
-    const scalar = new Scalar(value);
-    scalar.range = [at, end, end];
-    scalar.source = value;
-    scalar.type = folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
-    return { node: scalar, end };
+    return plainScalar(t, at, end);
   }
 
   // ---- flow collections (on one line) ----
 
-  private flow(at: number, eol: number, depth: number): { node: YAMLMap | YAMLSeq; end: number } {
-    if (depth > MAX_DEPTH) outside();
+  private flow(at: number, eol: number, depth: number): MapNode | SeqNode {
+    if (depth >= MAX_DEPTH) outside();
     const t = this.text;
     const isMap = t[at] === '{';
     const close = isMap ? '}' : ']';
-    const node = isMap ? new YAMLMap() : new YAMLSeq();
-    node.flow = true;
-    const seen = new Set<string>();
+    const map = isMap ? new MapNode(true, at, -1, at) : undefined;
+    const seq = isMap ? undefined : new SeqNode(true, at);
     let i = this.skipSpaces(at + 1, eol);
     if (t[i] === close) i++;
     else {
       for (;;) {
-        let item: Node;
-        ({ node: item, end: i } = this.flowItem(i, eol, depth));
-        i = this.skipSpaces(i, eol);
-        if (isMap) {
-          const key = item instanceof Scalar ? item.value : undefined;
-          if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || seen.has(key)) outside();
-          seen.add(key as string);
-          let value: Node;
-          ({ node: value, end: i } = this.flowItem(this.skipSpaces(i + 1, eol), eol, depth));
-          (node as YAMLMap).items.push(new Pair(item, value));
-          i = this.skipSpaces(i, eol);
+        const item = this.flowItem(i, eol, depth);
+        i = this.skipSpaces(item.end, eol);
+        if (map) {
+          const key = item.kind === 'scalar' ? item.value : undefined;
+          if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || hasKey(map, key)) outside();
+          if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
+          const value = this.flowItem(this.skipSpaces(i + 1, eol), eol, depth);
+          map.items.push(new PairNode(item, value));
+          i = this.skipSpaces(value.end, eol);
         } else {
           if (t[i] === ':') outside(); // `[a: b]`: a pair in a list
-          (node as YAMLSeq).items.push(item);
+          seq!.items.push(item);
         }
         if (t[i] === close) {
           i++;
@@ -454,19 +305,20 @@ class Reader {
         if (t[i] === close) outside(); // a trailing comma
       }
     }
-    node.range = [at, i, i];
-    if (isMap) setLayout(node as YAMLMap, { flowOpen: at });
-    return { node, end: i };
+    const node = (map ?? seq)!;
+    node.end = i;
+    return node;
   }
 
-  private flowItem(at: number, eol: number, depth: number): { node: Node; end: number } {
-    const c = this.text[at];
+  /** An item of a flow collection; its `end` is where its text ends (trailing spaces excluded). */
+  private flowItem(at: number, eol: number, depth: number): Node & { end: number } {
+    const t = this.text;
+    const c = t[at];
     if (at >= eol) outside();
     if (c === '[' || c === '{') return this.flow(at, eol, depth + 1);
-    if (c === '"' || c === "'") return this.quoted(at, eol);
-    if (!this.plainStart(at, eol)) outside();
+    if (c === '"' || c === "'") return quoted(t, at, eol);
+    if (!plainStart(t, at, eol)) outside();
     // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
-    const t = this.text;
     let end = at;
     while (end < eol) {
       const ch = t[end]!;
@@ -479,13 +331,7 @@ class Reader {
     if (end >= eol) outside(); // the collection continues on the next line
     let valueEnd = end;
     while (t.charCodeAt(valueEnd - 1) === 32) valueEnd--;
-    return { node: this.plainScalar(at, valueEnd), end: valueEnd };
-  }
-
-  /** Index of `s` in [from, to) of the text, or -1 (never searches past the line). */
-  private indexOnLine(s: string, from: number, to: number): number {
-    const i = from < to ? this.text.slice(from, to).indexOf(s) : -1;
-    return i < 0 ? -1 : from + i;
+    return plainScalar(t, at, valueEnd);
   }
 
   private skipSpaces(i: number, eol: number): number {
@@ -494,34 +340,22 @@ class Reader {
   }
 }
 
-/** Folds the lines of a folded scalar: a single line break between two lines becomes a space, n empty lines n breaks. */
-function fold(lines: readonly string[]): string {
-  const out: string[] = [];
-  let empties = 0;
-  for (const line of lines) {
-    if (line === '') {
-      empties++;
-      continue;
-    }
-    out.push(out.length > 0 && empties === 0 ? ' ' : '\n'.repeat(empties), line);
-    empties = 0;
+/**
+ * Whether `map` already has the key `name`. Most maps hold a few keys, where a scan beats building a Set per
+ * map; a large map gets a Set of its keys, kept beside it while it is read.
+ */
+function hasKey(map: MapNode, name: string): boolean {
+  const items = map.items;
+  if (items.length < 32) {
+    for (const pair of items) if ((pair.key as ScalarNode).value === name) return true;
+    return false;
   }
-  return out.join('');
+  let keys = LARGE_MAP_KEYS.get(map);
+  if (!keys) {
+    keys = new Set(items.map((p) => (p.key as ScalarNode).value as string));
+    LARGE_MAP_KEYS.set(map, keys);
+  }
+  if (keys.has(name)) return true;
+  keys.add(name);
+  return false;
 }
-
-/** Double-quoted escapes the subset reads (others, like `\x` or `\U`, go to the yaml library). */
-const ESCAPES = new Map<string, string>([
-  ['\\', '\\'],
-  ['"', '"'],
-  ['/', '/'],
-  ['n', '\n'],
-  ['t', '\t'],
-  ['r', '\r'],
-  ['0', '\0'],
-  ['b', '\b'],
-  ['f', '\f'],
-  ['e', '\x1b'],
-  ['a', '\x07'],
-  ['v', '\v'],
-  [' ', ' '],
-]);

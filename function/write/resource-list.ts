@@ -1,6 +1,6 @@
 // Write stage for KRM function mode: the ResourceList's text with the stamp edits and results appended, or,
 // where that cannot be done, its Document (edited in place) printed again.
-import { stringify } from 'yaml';
+import { stringify, type YAMLMap } from 'yaml';
 import { blockIndent, child } from '../model/nodes.ts';
 import type { Result } from '../model/results.ts';
 import type { TextEdit } from '../model/target.ts';
@@ -19,7 +19,7 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
   const edited = !rl.json ? editText(rl, results, changed) : undefined;
   if (edited !== undefined) return edited;
   if (!rl.doc) return undefined;
-  const root = rl.root;
+  const root = rl.doc.contents as YAMLMap; // the library's tree (rl.root is its light reading)
   root.delete('results');
   // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
   if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
@@ -33,7 +33,7 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
   // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
   // reader read is the stream's only document and has no `...`: its end is the text's.)
-  const end = rl.doc ? (root.range?.[2] ?? rl.text.length) : rl.text.length;
+  const end = rl.doc ? ((rl.doc.contents as YAMLMap).range?.[2] ?? rl.text.length) : rl.text.length;
   if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
   const crlf = rl.text.includes('\r\n');
   const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);

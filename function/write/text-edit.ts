@@ -1,9 +1,8 @@
 // Stamp stage, text form: the smallest edit to the source text that writes the stamp, so a stamped file
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
-import type { Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { ENV_STAMP_NAME } from '../model/constants.ts';
-import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, scalarRange } from '../model/nodes.ts';
+import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type SeqNode } from '../model/nodes.ts';
 import type { StampSite, TextEdit } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
@@ -16,17 +15,17 @@ import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
  *   goes first in a block list whose entries are block maps. Other shapes are left to a fresh rendering.
  * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
-export function planStampEdit(root: YAMLMap, site: StampSite, key: string, value: string): TextEdit | undefined {
+export function planStampEdit(root: MapNode, site: StampSite, key: string, value: string): TextEdit | undefined {
   if (site.kind === 'env') return planEnvEdit(root, site.path, value);
   return planAnnotationEdit(root, site.path, key, value);
 }
 
-function planEnvEdit(root: YAMLMap, path: readonly string[], value: string): TextEdit | undefined {
+function planEnvEdit(root: MapNode, path: readonly string[], value: string): TextEdit | undefined {
   const env = childIn(root, path);
   if (!isSeqNode(env)) return undefined;
   const found = stampEntry(env);
   if (!found) {
-    const parent = childIn(root, path.slice(0, -1)) as YAMLMap;
+    const parent = childIn(root, path.slice(0, -1)) as MapNode;
     return prependEnvEntry(env, value, { map: parent, index: parent.items.findIndex((p) => p.value === env) });
   }
   if (!isOnlyNameAndValue(found.map)) return undefined;
@@ -38,10 +37,10 @@ function planEnvEdit(root: YAMLMap, path: readonly string[], value: string): Tex
  * A new first entry of a block list whose first entry is a map starting on its `-` line, written in the same
  * layout (`-` column, key column): `- name: ROLLSTAMP_HASH` / `value: "…"`, above comment lines that open the list.
  */
-function prependEnvEntry(env: YAMLSeq, value: string, parent: ParentPair): TextEdit | undefined {
+function prependEnvEntry(env: SeqNode, value: string, parent: ParentPair): TextEdit | undefined {
   const first = env.items[0];
-  const dash = (env as { range?: [number, number, number] }).range?.[0];
-  if (env.flow || !isMapNode(first) || dash === undefined) return undefined;
+  const dash = env.start;
+  if (env.flow || !isMapNode(first)) return undefined;
   const keyColumn = blockIndent(first);
   const keyAt = keyOffset(first);
   if (keyColumn === undefined || keyAt === undefined || keyAt <= dash) return undefined;
@@ -53,7 +52,7 @@ function prependEnvEntry(env: YAMLSeq, value: string, parent: ParentPair): TextE
   return { offset, remove: 0, insert: `${entry}\n${' '.repeat(dashColumn)}` };
 }
 
-function planAnnotationEdit(root: YAMLMap, path: readonly string[], key: string, value: string): TextEdit | undefined {
+function planAnnotationEdit(root: MapNode, path: readonly string[], key: string, value: string): TextEdit | undefined {
   let map = root;
   let parent: ParentPair | undefined;
   for (let i = 0; i < path.length; i++) {
@@ -72,12 +71,12 @@ function planAnnotationEdit(root: YAMLMap, path: readonly string[], key: string,
 
 /** The map holding the pair whose value is the map being edited, and that pair's index. */
 interface ParentPair {
-  map: YAMLMap;
+  map: MapNode;
   index: number;
 }
 
 /** Inserts the entry (wrapped in the `wrappers` maps) as the first entry of `map`. */
-function insertEntry(map: YAMLMap, parent: ParentPair | undefined, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
+function insertEntry(map: MapNode, parent: ParentPair | undefined, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
   const open = flowStart(map);
   if (open !== undefined) {
     const k = hasDoubleQuotedKeys(map) ? JSON.stringify : yamlKey; // a JSON document stays JSON
@@ -97,10 +96,10 @@ function insertEntry(map: YAMLMap, parent: ParentPair | undefined, wrappers: rea
 }
 
 /** Replaces `name:` (empty or `null`) with the map it should hold. */
-function fillEmpty(map: YAMLMap, pair: Pair, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
+function fillEmpty(map: MapNode, pair: PairNode, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
   const indent = blockIndent(map);
   const start = scalarRange(pair.key)?.[0];
-  const end = (pair.value as { range?: [number, number, number] } | null)?.range?.[1];
+  const end = nodeRange(pair.value)?.[1];
   if (indent === undefined || start === undefined || end === undefined || end < start) return undefined;
   const block = blockLines(wrappers, key, value, indent, childStep(map, indent));
   return { offset: start, remove: end - start, insert: block.slice(indent) };
@@ -113,7 +112,7 @@ function blockLines(wrappers: readonly string[], key: string, value: string, ind
 }
 
 /** The indentation step the file uses: from a nested block map of `map`, else 2. */
-function childStep(map: YAMLMap, indent: number): number {
+function childStep(map: MapNode, indent: number): number {
   for (const pair of map.items) {
     const inner = blockIndent(pair.value);
     if (inner !== undefined && inner > indent) return inner - indent;

@@ -1,10 +1,11 @@
-// Compares what the subset reader built with what the yaml library reads from the same stream: the promise
-// the fast path rests on. Returns the first difference as a sentence (no values: test data may be secret-like),
+// Compares what the subset reader built with what the yaml library reads from the same stream (as the light
+// nodes read/from-yaml.ts makes of it, which is what the stages read then): the promise the fast path rests on. Returns the first difference as a sentence (no values: test data may be secret-like),
 // or undefined when the subset reader declined or agrees.
-import { isMap, isScalar, isSeq, parseAllDocuments, Scalar } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { blockIndent, flowStart, keyOffset, leadingCommentOffset } from '../../function/model/nodes.ts';
+import { fromYaml } from '../../function/read/from-yaml.ts';
+import { blockIndent, flowStart, hasDoubleQuotedKeys, isScalarNode, isMapNode, keyOffset, leadingCommentOffset, type Node } from '../../function/model/nodes.ts';
 
 export type Verdict = { accepted: false } | { accepted: true; difference?: string };
 
@@ -24,9 +25,9 @@ export function compareWithYaml(text: string): Verdict {
     const start = i === 0 ? 0 : (theirs.contents as { range?: number[] } | null)?.range?.[0];
     if (i > 0 && start !== undefined && !(mine.offset <= start)) return fail(`document ${i} starts at ${mine.offset}, after its content`);
     if (i > 0 && text.slice(mine.offset, mine.offset + 3) !== '---') return fail(`document ${i} does not start at its marker`);
-    const theirContents = theirs.contents;
+    const theirContents = fromYaml(theirs.contents);
     if (mine.contents === null) {
-      if (theirContents !== null && !(isScalar(theirContents) && theirContents.value === null)) return fail(`document ${i}: empty, the yaml library reads content`);
+      if (theirContents !== null && !(isScalarNode(theirContents) && theirContents.value === null)) return fail(`document ${i}: empty, the yaml library reads content`);
       continue;
     }
     const d = compareNode(mine.contents, theirContents, `doc[${i}]`);
@@ -35,30 +36,31 @@ export function compareWithYaml(text: string): Verdict {
   return { accepted: true };
 }
 
-function compareNode(a: unknown, b: unknown, at: string): string | undefined {
-  if (isScalar(a) || isScalar(b)) {
-    if (!isScalar(a) || !isScalar(b)) return `${at}: scalar vs collection`;
+function compareNode(a: Node | null, b: Node | null, at: string): string | undefined {
+  if (a === null || b === null) {
+    const nullish = (n: Node | null): boolean => n === null || (isScalarNode(n) && n.value === null);
+    return nullish(a) && nullish(b) ? undefined : `${at}: absent vs present`;
+  }
+  if (a.kind !== b.kind) return `${at}: ${a.kind} vs ${b.kind}`;
+  if (a.kind === 'scalar' && b.kind === 'scalar') {
     if (!Object.is(a.value, b.value)) return `${at}: values differ (${typeof a.value} vs ${typeof b.value})`;
-    if (a.type !== b.type) return `${at}: type ${a.type} vs ${b.type}`;
-    if (a.source !== b.source) return `${at}: source differs`;
-    if (a.format !== b.format) return `${at}: format ${a.format} vs ${b.format}`;
-    if (a.tag !== b.tag) return `${at}: tag differs`;
-    if (a.range?.[0] !== b.range?.[0] || a.range?.[1] !== b.range?.[1]) return `${at}: range ${a.range?.slice(0, 2)} vs ${b.range?.slice(0, 2)}`;
+    if (a.style !== b.style) return `${at}: style ${a.style} vs ${b.style}`;
+    if (a.start !== b.start || a.end !== b.end) return `${at}: range ${a.start},${a.end} vs ${b.start},${b.end}`;
     return undefined;
   }
-  if (isMap(a)) {
-    if (!isMap(b)) return `${at}: map vs other`;
-    if (Boolean(a.flow) !== Boolean(b.flow)) return `${at}: flow differs`;
+  if (a.kind === 'map' && b.kind === 'map') {
+    if (a.flow !== b.flow) return `${at}: flow differs`;
     if (a.items.length !== b.items.length) return `${at}: ${a.items.length} entries vs ${b.items.length}`;
     if (flowStart(a) !== flowStart(b)) return `${at}: flow start ${flowStart(a)} vs ${flowStart(b)}`;
     if (blockIndent(a) !== blockIndent(b)) return `${at}: indent ${blockIndent(a)} vs ${blockIndent(b)}`;
     if (keyOffset(a) !== keyOffset(b)) return `${at}: first key ${keyOffset(a)} vs ${keyOffset(b)}`;
+    if (hasDoubleQuotedKeys(a) !== hasDoubleQuotedKeys(b)) return `${at}: quoted keys differ`;
     for (let i = 0; i < a.items.length; i++) {
       const pa = a.items[i]!;
       const pb = b.items[i]!;
-      const key = isScalar(pa.key) ? String(pa.key.value) : '?';
+      const key = isScalarNode(pa.key) ? String(pa.key.value) : '?';
       // Text edits read the comment above a map value only (leadingCommentOffset's one use).
-      for (let col = 0; isMap(pa.value) && col < 24; col++) {
+      for (let col = 0; isMapNode(pa.value) && col < 24; col++) {
         const ca = leadingCommentOffset(a, i, col);
         const cb = leadingCommentOffset(b, i, col);
         if (ca !== cb) return `${at}.${key}: comment before value ${ca} vs ${cb} (column ${col})`;
@@ -70,16 +72,16 @@ function compareNode(a: unknown, b: unknown, at: string): string | undefined {
     }
     return undefined;
   }
-  if (isSeq(a)) {
-    if (!isSeq(b)) return `${at}: list vs other`;
-    if (Boolean(a.flow) !== Boolean(b.flow)) return `${at}: flow differs`;
+  if (a.kind === 'seq' && b.kind === 'seq') {
+    if (a.flow !== b.flow) return `${at}: flow differs`;
     if (a.items.length !== b.items.length) return `${at}: ${a.items.length} items vs ${b.items.length}`;
+    // A block list's first `-`: where a text edit inserts a new first entry.
+    if (!a.flow && a.start !== b.start) return `${at}: list starts at ${a.start} vs ${b.start}`;
     for (let i = 0; i < a.items.length; i++) {
-      const d = compareNode(a.items[i], b.items[i], `${at}[${i}]`);
+      const d = compareNode(a.items[i] ?? null, b.items[i] ?? null, `${at}[${i}]`);
       if (d) return d;
     }
     return undefined;
   }
-  if (a === null && (b === null || (isScalar(b) && (b as Scalar).value === null))) return undefined;
   return `${at}: unknown node`;
 }

@@ -1,6 +1,7 @@
 // The layout guards itself: the core's stage folders import only the stages below them, nothing in the core
 // imports a cycle (type imports included), plugin/ reaches the core only through function/index.ts, the core
-// touches no files, environment or clock, and no source file grows past 400 lines. Each rule is also tried on
+// touches no files, environment or clock, only the read and write stages (and plugin/) import the yaml
+// library, and no source file grows past 400 lines. Each rule is also tried on
 // a small made-up graph, so a rule that could never fire fails here too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -107,6 +108,19 @@ export function forbiddenEdges(edges: ReadonlyMap<string, readonly string[]>): s
   return out;
 }
 
+/** Folders whose files may import the yaml library: the two front-ends' read stage, the writer, the CLI. */
+const YAML_FOLDERS = ['function/read/', 'function/write/', 'plugin/'];
+
+/** Files outside YAML_FOLDERS that import the yaml package (or one of its entry points), as `file -> spec` lines. */
+export function yamlImportsOutside(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  for (const [from, targets] of edges) {
+    if (YAML_FOLDERS.some((dir) => from.startsWith(dir))) continue;
+    for (const to of targets) if (to === 'yaml' || to.startsWith('yaml/')) out.push(`${from} -> ${to}`);
+  }
+  return out;
+}
+
 const coreGraph = new Map([...graph].filter(([file]) => file.startsWith('function/')));
 
 test('every folder of function/ is a stage the table knows', () => {
@@ -125,6 +139,10 @@ test('function/ stages import only the stages below them, and never plugin/, fs,
     const text = readFileSync(join(ROOT, file), 'utf8');
     assert.not.match(text, /\bprocess\.(env|argv|stdout|stderr|cwd|exit)\b|\bDate\.now\(|new Date\(/, `${file} reaches the process or the clock`);
   }
+});
+
+test('only function/read/, function/write/ and plugin/ import the yaml library; the other stages read model nodes', () => {
+  assert.equal(yamlImportsOutside(graph), []);
 });
 
 test('plugin/ reaches the core only through function/index.ts', () => {
@@ -157,6 +175,14 @@ test('the rules fire on a made-up graph: a type-import cycle, an upward edge, pl
     ['function/hash/y.ts', []],
   ]);
   assert.equal(forbiddenEdges(upward), ['function/model/x.ts -> function/hash/y.ts', 'function/read/z.ts -> plugin/io.ts', 'function/read/z.ts -> node:fs']);
+  const yamlUsers = new Map([
+    ['function/model/n.ts', ['yaml', './o.ts']],
+    ['function/resolve/r.ts', ['yaml/util']],
+    ['function/read/p.ts', ['yaml']],
+    ['function/write/w.ts', ['yaml']],
+    ['plugin/q.ts', ['yaml', 'yaml-language']],
+  ]);
+  assert.equal(yamlImportsOutside(yamlUsers), ['function/model/n.ts -> yaml', 'function/resolve/r.ts -> yaml/util']);
 });
 
 test.run();

@@ -1,0 +1,188 @@
+// Read stage, fast form (scalars): the scalars of the YAML subset read by read/subset-yaml.ts — plain ones
+// resolved by the yaml library's own core-schema tags, single- and double-quoted ones that close on their line,
+// literal and folded block scalars — as light ScalarNodes. Anything in doubt throws OUT (`outside()`), which
+// the subset reader turns into "not in the subset".
+import { Document, Scalar, type ScalarTag } from 'yaml';
+import { PARSE_OPTIONS } from './parse-yaml.ts';
+import { ScalarNode, type ScalarValue } from '../model/nodes.ts';
+
+/** Thrown inside the subset reader when the input leaves the subset; never escapes it. */
+class OutsideSubset extends Error {}
+export const OUT = new OutsideSubset();
+export const outside = (): never => {
+  throw OUT;
+};
+
+// Plain scalars resolve exactly as the yaml library resolves them: the same schema, the same tags, in order.
+const schemaDoc = new Document(null, PARSE_OPTIONS);
+const PLAIN_TAGS = schemaDoc.schema.tags.filter((t): t is ScalarTag => t.default === true && !t.collection && t.test !== undefined);
+const RESOLVE_OPTIONS = schemaDoc.options;
+// Only these first characters can make a plain scalar anything but a string in the core schema
+// (null `~ null`, bool `true false`, numbers `+1 -1 .5 .inf 0x1`); the empty scalar is null.
+const MAYBE_TYPED = /^[~nNtTfF0-9+\-.]/;
+
+/** End of the line holding `from` (its `\n`), or `end` when that comes first. */
+export function lineEnd(t: string, from: number, end: number): number {
+  const i = t.indexOf('\n', from);
+  return i < 0 || i > end ? end : i;
+}
+
+/** After a value that ended on its line at `pos`: only spaces and a comment may follow. */
+export function restOfLine(t: string, pos: number, eol: number): void {
+  let i = pos;
+  while (i < eol && t.charCodeAt(i) === 32) i++;
+  if (i < eol && !(t[i] === '#' && i > pos)) outside();
+}
+
+/**
+ * Index of `s` (one character, or a space and one character) in [from, to) of the text, or -1. A loop over
+ * the line: no slice per call, and never a search past `to` (which would make a long stream quadratic).
+ */
+export function indexOnLine(t: string, s: ' #' | ':', from: number, to: number): number {
+  const last = s.charCodeAt(s.length - 1);
+  for (let i = from + s.length - 1; i < to; i++) {
+    if (t.charCodeAt(i) === last && (s.length === 1 || t.charCodeAt(i - 1) === 32)) return i - s.length + 1;
+  }
+  return -1;
+}
+
+/** Whether a plain scalar may start at `at` (not an indicator; `-` only before a non-space). */
+export function plainStart(t: string, at: number, eol: number): boolean {
+  const c = t[at];
+  if (c === undefined || at >= eol) return false;
+  if ('[]{},#&*!|>\'"%@`?:'.includes(c)) return false;
+  if (c === '-') {
+    // `-` starts a plain scalar only before a character that is not a space or a flow indicator
+    const n = t[at + 1]!;
+    return at + 1 < eol && !' ,[]{}'.includes(n);
+  }
+  return true;
+}
+
+/** The scalar for the plain text [at, end): resolved by the schema's tags, as the yaml library does. */
+export function plainScalar(t: string, at: number, end: number): ScalarNode {
+  const source = t.slice(at, end);
+  if (source === '' || MAYBE_TYPED.test(source)) {
+    for (const tag of PLAIN_TAGS) {
+      if (!tag.test!.test(source)) continue;
+      const value = tag.resolve(source, outside, RESOLVE_OPTIONS);
+      return new ScalarNode((value instanceof Scalar ? value.value : value) as ScalarValue, 'plain', at, end);
+    }
+  }
+  return new ScalarNode(source, 'plain', at, end);
+}
+
+/** A single- or double-quoted scalar at `at` that closes before `eol`; its `end` is past the closing quote. */
+export function quoted(t: string, at: number, eol: number): ScalarNode {
+  const double = t[at] === '"';
+  const quote = double ? '"' : "'";
+  // Runs of ordinary characters are copied as slices (one string per piece, not per character).
+  let value = '';
+  let i = at + 1;
+  for (;;) {
+    let run = i;
+    while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
+    if (run >= eol) outside(); // unclosed on this line: a multi-line scalar, or an error
+    if (run > i) value += t.slice(i, run);
+    i = run;
+    if (t[i] === '\\') {
+      const e = t[i + 1];
+      const simple = e === undefined ? undefined : ESCAPES.get(e);
+      if (simple !== undefined) {
+        value += simple;
+        i += 2;
+      } else if (e === 'u' && /^[0-9A-Fa-f]{4}$/.test(t.slice(i + 2, i + 6))) {
+        value += String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16));
+        i += 6;
+      } else outside();
+    } else if (!double && t[i + 1] === "'") {
+      value += "'";
+      i += 2;
+    } else break;
+  }
+  return new ScalarNode(value, double ? 'double' : 'single', at, i + 1);
+}
+
+/**
+ * A block scalar (`|`, `>`, with `-` or `+` chomping) whose header is at `at`, in a collection in column
+ * `parent`, in a document ending at `docEnd`: its lines are those indented like its first line (deeper than
+ * `parent`) and the empty lines among them. A folded scalar with more-indented lines (which fold by extra
+ * rules) is left to the library. Its `end` is past its last line.
+ */
+export function blockScalar(t: string, at: number, parent: number, docEnd: number): ScalarNode {
+  const folded = t[at] === '>';
+  let i = at + 1;
+  const chomp = t[i] === '-' || t[i] === '+' ? t[i++] : '';
+  const eol = lineEnd(t, at, docEnd);
+  restOfLine(t, i, eol); // refuses `|2` (an indentation indicator) and `|-+`
+  const lines: string[] = [];
+  let indent = -1;
+  let start = eol + 1;
+  let end = start; // after the last content line
+  let blanks = 0; // empty lines not yet known to be inside the scalar
+  let leading = 0; // the longest line of spaces before the first content line
+  while (start < docEnd) {
+    const next = lineEnd(t, start, docEnd);
+    let col = start;
+    while (col < next && t.charCodeAt(col) === 32) col++;
+    const lineIndent = col - start;
+    if (col === next && !(indent >= 0 && lineIndent > indent)) {
+      // An empty line (spaces up to the content's indentation are not content).
+      if (indent < 0) leading = Math.max(leading, lineIndent);
+      blanks++;
+      start = next + 1;
+      continue;
+    }
+    if (indent < 0) {
+      if (lineIndent <= parent) break;
+      if (leading > lineIndent) outside(); // more-indented leading empty lines need an indentation indicator
+      indent = lineIndent;
+    } else if (lineIndent < indent) break;
+    if (folded && lineIndent > indent) outside();
+    for (; blanks > 0; blanks--) lines.push('');
+    lines.push(t.slice(start + indent, next));
+    end = Math.min(next + 1, docEnd);
+    start = next + 1;
+  }
+  if (indent < 0) outside(); // an empty block scalar
+  let value = folded ? fold(lines) : lines.join('\n');
+  if (chomp === '') value += '\n';
+  if (chomp === '+') {
+    if (t[end - 1] !== '\n' || start > docEnd) outside(); // a kept line without its line break (end of input)
+    value += '\n'.repeat(blanks + 1);
+    end = start;
+  }
+  return new ScalarNode(value, 'block', at, end);
+}
+
+/** Folds the lines of a folded scalar: a single line break between two lines becomes a space, n empty lines n breaks. */
+function fold(lines: readonly string[]): string {
+  const out: string[] = [];
+  let empties = 0;
+  for (const line of lines) {
+    if (line === '') {
+      empties++;
+      continue;
+    }
+    out.push(out.length > 0 && empties === 0 ? ' ' : '\n'.repeat(empties), line);
+    empties = 0;
+  }
+  return out.join('');
+}
+
+/** Double-quoted escapes the subset reads (others, like `\x` or `\U`, go to the yaml library). */
+const ESCAPES = new Map<string, string>([
+  ['\\', '\\'],
+  ['"', '"'],
+  ['/', '/'],
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['0', '\0'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['e', '\x1b'],
+  ['a', '\x07'],
+  ['v', '\v'],
+  [' ', ' '],
+]);
