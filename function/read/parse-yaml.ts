@@ -1,6 +1,6 @@
 // Read stage: the one set of yaml options rollstamp parses with, and YAML errors as results.
 // prettyErrors stays off: it copies the failing source line into the message, and that line may be a secret.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, Scalar, visit, YAMLParseError, type CST, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { stringifyNumber } from 'yaml/util';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 
@@ -46,12 +46,81 @@ export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
 
 /**
  * One document parsed with PARSE_OPTIONS (plus `extra`, e.g. a lineCounter) and checked for duplicate keys:
- * the way to parse a single document, so no caller can forget the check that PARSE_OPTIONS leaves out.
+ * the way to parse a single document, so no caller can forget the check that PARSE_OPTIONS leaves out. Text
+ * nested deeper than MAX_YAML_NESTING is refused before the library builds a tree (see tooDeepError).
  */
 export function parseYamlDocument(text: string, extra: ParseOptions = {}): Document.Parsed {
-  const doc = parseDocument(text, { ...PARSE_OPTIONS, ...extra });
-  addDuplicateKeyErrors(doc);
-  return doc;
+  const options = { ...PARSE_OPTIONS, ...extra };
+  const read = parseTokens(text, options.lineCounter);
+  const tokens = 'tokens' in read ? read.tokens : [];
+  const deep = 'tokens' in read ? tooDeepError(tokens) : read.error;
+  // As the library's parseDocument: the first document; a second one is a MULTIPLE_DOCS error on it.
+  let doc: Document.Parsed | undefined;
+  for (const next of new Composer(options).compose(deep ? [] : tokens, true, text.length)) {
+    if (!doc) doc = next as Document.Parsed;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  if (deep) doc!.errors.push(deep);
+  addDuplicateKeyErrors(doc!);
+  return doc!;
+}
+
+/**
+ * Deepest collection nesting handed to the yaml library. Its composer recurses per level and turns a stack
+ * overflow into a `nesting too deep` error at whatever depth the stack ran out, which depends on how much
+ * stack the code compiled so far uses: about 790 flow levels in a cold process, so the same input could
+ * fail at different columns from run to run. Below this limit it never runs out; above it, the error is
+ * always the same. Kubernetes objects nest a few dozen levels (a CRD schema included).
+ */
+export const MAX_YAML_NESTING = 256;
+
+/**
+ * The parser's tokens, or the too-deep error when the parser itself ran out of stack: it recurses once per
+ * level while it closes block collections, so text nested thousands of levels deep overflows it before
+ * tooDeepError can look. Either way the error is the same, so no run prints a different one.
+ */
+export function parseTokens(text: string, lines?: LineCounter): { tokens: CST.Token[] } | { error: YAMLParseError } {
+  try {
+    return { tokens: [...new Parser(lines?.addNewLine).parse(text)] };
+  } catch (err) {
+    if (err instanceof RangeError) return { error: tooDeep(0) };
+    throw err;
+  }
+}
+
+const tooDeep = (offset: number): YAMLParseError => new YAMLParseError([offset, offset + 1], 'RESOURCE_EXHAUSTION', `nesting deeper than ${MAX_YAML_NESTING} levels`);
+
+/**
+ * The error for the first collection nested deeper than MAX_YAML_NESTING in a token stream, or undefined.
+ * Walks the parser's tokens (the parser itself keeps an explicit stack) with a stack of its own.
+ */
+export function tooDeepError(tokens: readonly CST.Token[]): YAMLParseError | undefined {
+  const stack: Array<{ token: CST.Token | undefined; depth: number }> = tokens.map((token) => ({ token, depth: 0 }));
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop()!;
+    if (!token) continue;
+    switch (token.type) {
+      case 'document':
+        stack.push({ token: token.value, depth });
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection': {
+        if (depth >= MAX_YAML_NESTING) return tooDeep(token.offset);
+        for (const item of token.items) {
+          stack.push({ token: item.value, depth: depth + 1 });
+          if ('key' in item) stack.push({ token: item.key ?? undefined, depth: depth + 1 });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -99,20 +168,26 @@ const PHRASES: Record<string, string> = {
   UNEXPECTED_TOKEN: 'unexpected token',
   BAD_ALIAS: 'bad alias',
   BAD_DIRECTIVE: 'bad directive',
-  RESOURCE_EXHAUSTION: 'nesting too deep',
+  RESOURCE_EXHAUSTION: `nesting too deep (the limit is ${MAX_YAML_NESTING} levels)`,
 };
 
 /** A YAML error as one result: the code and the position, never the source text. */
 export function yamlErrorResult(err: YAMLError, lines: LineCounter, file: FileRef | undefined): Result {
-  const { line, col } = lines.linePos(err.pos[0]);
+  // No position for over-deep nesting: where the parser ran out of stack differs from run to run.
+  const at = err.code === 'RESOURCE_EXHAUSTION' ? '' : positionOf(err, lines);
   const phrase = PHRASES[err.code] ?? err.code.toLowerCase().replace(/_/g, ' ');
   const fileRef = file ? { ...file } : undefined;
   const where = fileRef ? '' : ' in input';
   return errorResult(
     err.code === 'DUPLICATE_KEY' ? 'DUPLICATE_KEY' : 'YAML_SYNTAX',
-    `invalid YAML${where}: ${phrase} at line ${line}, column ${col}`,
+    `invalid YAML${where}: ${phrase}${at}`,
     fileRef ? { file: fileRef } : {},
   );
+}
+
+function positionOf(err: YAMLError, lines: LineCounter): string {
+  const { line, col } = lines.linePos(err.pos[0]);
+  return ` at line ${line}, column ${col}`;
 }
 
 const CORE = 'tag:yaml.org,2002:';

@@ -2,8 +2,8 @@
 // source text (write/stream.ts prints untouched ones byte for byte) and their items. Streams are read by the
 // subset reader when they fit it (fast), else by the yaml library (read/from-yaml.ts gives its trees as the
 // same light nodes).
-import { Composer, Parser, type Document } from 'yaml';
-import { addDuplicateKeyErrors, LineCounter, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
+import { Composer, type Document } from 'yaml';
+import { addDuplicateKeyErrors, LineCounter, parseTokens, tooDeepError, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
 import { isLocalConfig, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
@@ -43,7 +43,11 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
     return { docs };
   }
   const lines = new LineCounter();
-  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const read = parseTokens(text, lines);
+  // Nesting the yaml library cannot compose safely is refused first, with the same error on every run.
+  const deep = 'tokens' in read ? tooDeepError(read.tokens) : read.error;
+  if (deep) return { results: [yamlErrorResult(deep, lines, { path })] };
+  const tokens = 'tokens' in read ? read.tokens : [];
   const starts = documentStarts(tokens);
   const docs = [...new Composer(PARSE_OPTIONS).compose(tokens, false, text.length)];
   const results: Result[] = [];

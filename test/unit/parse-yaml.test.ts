@@ -2,8 +2,8 @@
 // the DUPLICATE_KEY errors (count and positions) equal those the library reports with uniqueKeys on.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseAllDocuments } from 'yaml';
-import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
+import { LineCounter, parseAllDocuments } from 'yaml';
+import { addDuplicateKeyErrors, MAX_YAML_NESTING, PARSE_OPTIONS, parseTokens, parseYamlDocument, tooDeepError, yamlErrorResult } from '../../function/read/parse-yaml.ts';
 
 const CASES: Array<[string, string, number]> = [
   ['block map', 'a: 1\nb: 2\na: 3\n', 1],
@@ -39,5 +39,30 @@ for (const [name, text, count] of CASES) {
     assert.equal(ours, theirs);
   });
 }
+
+
+// The nesting limit: 256 nested collections are composed, 257 are refused before the yaml library recurses,
+// in flow and in block form, and a parser that runs out of stack gives the very same error.
+const nested = (levels: number, form: 'flow' | 'block'): string => (form === 'flow' ? `${'['.repeat(levels)}${']'.repeat(levels)}\n` : `${'- '.repeat(levels)}x\n`);
+for (const form of ['flow', 'block'] as const) {
+  test(`${form} nesting: ${MAX_YAML_NESTING} levels are read, one more is refused`, () => {
+    assert.equal(parseYamlDocument(nested(MAX_YAML_NESTING, form)).errors, []);
+    const errors = parseYamlDocument(nested(MAX_YAML_NESTING + 1, form)).errors;
+    assert.equal(errors.map((e) => e.code), ['RESOURCE_EXHAUSTION']);
+    const read = parseTokens(nested(MAX_YAML_NESTING + 1, form));
+    assert.ok('tokens' in read && tooDeepError(read.tokens) !== undefined);
+  });
+}
+
+test('a parser stack overflow and the depth check print one message, without a position', () => {
+  const lines = new LineCounter();
+  const overflow = parseTokens(`${'- '.repeat(50_000)}x\n---\na: 1\n`, lines);
+  assert.ok('error' in overflow, 'the parser recursed past the stack');
+  const checked = parseTokens(nested(MAX_YAML_NESTING + 1, 'flow'), lines);
+  const fromCheck = 'tokens' in checked ? tooDeepError(checked.tokens) : undefined;
+  const message = (err: Parameters<typeof yamlErrorResult>[0]): string => yamlErrorResult(err, lines, undefined).message;
+  assert.is(message(overflow.error), `invalid YAML in input: nesting too deep (the limit is ${MAX_YAML_NESTING} levels)`);
+  assert.is(message(fromCheck!), message(overflow.error));
+});
 
 test.run();
