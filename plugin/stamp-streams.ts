@@ -4,7 +4,7 @@ import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
-import { applyStamp, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, type ReadMode, type Result, serializeStream, type StampOptions, type StampOutcome, type StreamDoc, streamItems } from '../function/index.ts';
+import { apply, type ApplyOptions, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, type StreamDoc, streamItems } from '../function/index.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -43,7 +43,7 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
-  core: Pick<StampOptions, 'keyDigests'> = {},
+  core: Pick<ApplyOptions, 'keyDigests'> = {},
 ): Promise<StreamRun> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
@@ -52,16 +52,23 @@ export async function stampFiles(
   for (const mode of readModes(io)) {
     const streams = readStreams(files, keep, mode);
     if (hasErrors(streams.results)) return failed(streams.results);
-    const read = streamItems(streams.parsed.flat());
-    if (hasErrors(read.results)) return failed(read.results);
-    fetched ??= { sources: await readLiveSources(read.items, config, live, io) };
+    const read = planStreams(streams.parsed, config);
+    if (!('plan' in read)) return failed(read.results);
+    const planned = read.plan;
+    fetched ??= { sources: await readLiveSources(planned, live, io) };
     const sources = fetched.sources;
-    const outcome = applyStamp(read.items, { ...core, config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    const outcome = apply(planned, { ...core, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
     const texts = streams.parsed.map((docs) => serializeStream(docs, outcome.changed));
     if (texts.some((t) => t === undefined)) continue;
-    return { outcome, output: joinStreams(texts as string[]), objects: read.items.length };
+    return { outcome, output: joinStreams(texts as string[]), objects: planned.items };
   }
   throw new Error('internal: streams read in full could not be written');
+}
+
+/** The plan of parsed streams. The items stay inside: once planned, a tree nothing reads again can be freed. */
+function planStreams(parsed: readonly StreamDoc[][], config: Config): { plan: Plan } | { results: Result[] } {
+  const read = streamItems(parsed.flat());
+  return hasErrors(read.results) ? { results: read.results } : { plan: plan(read.items, config) };
 }
 
 function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode): { parsed: StreamDoc[][]; results: Result[] } {

@@ -7,11 +7,15 @@ import type { MapNode } from './nodes.ts';
 export interface Item {
   node: MapNode;
   file?: FileRef;
+  /** The tree belongs to a document that can be printed again (read by the yaml library): a stamp is written into it too. */
+  reprintable?: boolean;
 }
 
 /** A Kubernetes object read from one item. */
 export interface KObject {
   item: Item;
+  /** Position of its item among the items read. */
+  index: number;
   apiVersion: string;
   /** API group: `apps` for `apps/v1`, empty for `v1`. */
   group: string;
@@ -41,14 +45,18 @@ export interface ProducerEntry {
   output: ProducerOutput;
 }
 
-export interface Inventory {
-  objects: KObject[];
+/** The indexes resolving reads: everything of the inventory but the list of all objects. */
+export interface SourceIndex {
   /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
   sources: Map<string, KObject[]>;
   /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
   related: Map<string, KObject[]>;
   /** Producers (SealedSecret, ExternalSecret …) by the `class/namespace/name` of what they make. */
   producers: Map<string, ProducerEntry[]>;
+}
+
+export interface Inventory extends SourceIndex {
+  objects: KObject[];
 }
 
 export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;

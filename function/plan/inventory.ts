@@ -28,8 +28,8 @@ export function buildInventory(items: readonly Item[], config: Config, results: 
   const sources = new Map<string, KObject[]>();
   const related = new Map<string, KObject[]>();
   const producers = new Map<string, ProducerEntry[]>();
-  for (const item of items) {
-    const obj = readObject(item, config, results);
+  for (const [index, item] of items.entries()) {
+    const obj = readObject(item, index, config, results);
     if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') continue;
     objects.push(obj);
     if (obj.name === '') continue; // generateName: nothing can reference it
@@ -42,7 +42,7 @@ export function buildInventory(items: readonly Item[], config: Config, results: 
   return { objects, sources, related, producers };
 }
 
-function readObject(item: Item, config: Config, results: Result[]): KObject | undefined {
+function readObject(item: Item, index: number, config: Config, results: Result[]): KObject | undefined {
   const node = item.node;
   const apiVersion = stringValue(child(node, 'apiVersion'));
   const kind = stringValue(child(node, 'kind'));
@@ -64,6 +64,7 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
   const slash = apiVersion.indexOf('/');
   return {
     item,
+    index,
     apiVersion,
     group: slash < 0 ? '' : apiVersion.slice(0, slash),
     kind,

@@ -12,8 +12,14 @@ import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
-  /** The root node: a map for an object; null, or a null scalar, for an empty document. */
+  /**
+   * The root node: a map for an object; null, or a null scalar, for an empty document. streamItems takes the
+   * items and lets it go (undefined then): the items and, for a reprint, `doc` hold what is still needed.
+   */
   contents: unknown;
+  /** Set by streamItems: the index of this document's first item, and how many it holds (a list wrapper's entries). */
+  firstItem?: number;
+  itemCount?: number;
   /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
   doc?: Document;
   text: string;
@@ -96,19 +102,26 @@ export function isLocalConfigDoc(d: StreamDoc): boolean {
 /**
  * The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). A list
  * wrapper (top-level `items` list, any kind) gives its entries as items, as Argo CD applies them.
+ * - Each document is given the range of its items (firstItem, itemCount: how write/stream.ts finds what was
+ *   stamped) and lets its root go, so a tree lives only as long as its items do.
  */
 export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
-    if (d.contents === null || (d.contents as { value?: unknown }).value === null) continue;
-    if (!isMap(d.contents)) {
+    d.firstItem = items.length;
+    d.itemCount = 0;
+    const contents = d.contents;
+    d.contents = undefined;
+    if (contents === null || contents === undefined || (contents as { value?: unknown }).value === null) continue;
+    if (!isMap(contents)) {
       results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
       continue;
     }
-    const unwrapped = unwrapList(d.contents, d.file);
+    const unwrapped = unwrapList(contents, d.file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const node of unwrapped.objects) items.push({ node, file: d.file });
+    for (const node of unwrapped.objects) items.push(d.doc ? { node, file: d.file, reprintable: true } : { node, file: d.file });
+    d.itemCount = unwrapped.objects.length;
   }
   return { items, results };
 }
