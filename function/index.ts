@@ -4,7 +4,7 @@
 import { ENV_STAMP_NAME } from './model/constants.ts';
 import { makeHasher } from './hash/scheme.ts';
 import { hashTarget, type HashContext } from './hash/targets.ts';
-import { planTargets } from './plan/plan.ts';
+import { Planner } from './plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
 import { writeStamp } from './write/stamp.ts';
 import { planStampEdit } from './write/text-edit.ts';
@@ -43,7 +43,18 @@ export interface StampOutcome {
  *   read them only when `results` has no error.
  */
 export function plan(items: readonly Item[], config: Config): Plan {
-  return planTargets(items, config, (root, site, key) => planStampEdit(root, site, key));
+  const planner = startPlan(config);
+  planner.add(items);
+  return planner.finish();
+}
+
+/**
+ * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
+ * A tree is at hand only while its item is added, unless it is a Secret's, a ConfigMap's, a producer's or a
+ * kagent object's.
+ */
+export function startPlan(config: Config): Planner {
+  return new Planner(config, planStampEdit);
 }
 
 /**
@@ -84,7 +95,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
 }
 
-export type { Config, Inventory, LiveMode, LiveNeed, FetchedSources, Plan };
+export type { Config, Inventory, LiveMode, LiveNeed, FetchedSources, Plan, Planner };
 export type { SourceReport, TargetReport };
 
 // What the plugin uses besides the stamp API: reading and writing inputs, settings, results, and diff.
@@ -97,7 +108,7 @@ export { jsonStreamAsYaml } from './read/json-stream.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { parseResourceList, type ResourceList } from './read/resource-list.ts';
 export { serializeResourceList } from './write/resource-list.ts';
-export { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from './read/stream.ts';
+export { isLocalConfigDoc, parseStream, streamItems, type StreamDoc, subsetDocuments } from './read/stream.ts';
 export { serializeStream } from './write/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';

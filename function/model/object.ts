@@ -31,6 +31,12 @@ export interface KObject {
    */
   metadataProblems: Result[];
   subject: Subject;
+  /**
+   * A plain Secret or ConfigMap, decoded when it was indexed (its tree is released then: reading `item` throws):
+   * its entries (undefined when decoding found errors) and the results decoding gave, reported when it is
+   * resolved.
+   */
+  decoded?: { entries: SourceEntries | undefined; results: Result[] };
 }
 
 /**

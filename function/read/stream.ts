@@ -62,6 +62,32 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   return results.length > 0 ? { results } : { docs: out };
 }
 
+/** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
+const MARKER = /^---(?:[ \t\r\n]|$)/gm;
+/** Blank and comment lines: before the first marker they belong to the first document. */
+const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
+
+/**
+ * A plain stream's documents read one at a time by the subset reader, each from its own text, so that only
+ * one document's tree exists at a time (node ranges count from the start of that text). Returns false, after
+ * any number of documents, as soon as one is outside the subset (JSON streams included): the caller then
+ * reads the whole stream with parseStream, which gives the same documents.
+ */
+export function* subsetDocuments(text: string, path: string): Generator<StreamDoc, boolean> {
+  if (splitJsonStream(text)) return false;
+  const starts = [0];
+  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
+  // Blank and comment lines before the first marker open the first document.
+  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
+  for (let i = 0; i < starts.length; i++) {
+    const piece = text.slice(starts[i], starts[i + 1] ?? text.length);
+    const read = readSubsetStream(piece);
+    if (read?.length !== 1 || read[0]!.offset !== 0) return false;
+    yield { contents: read[0]!.contents, text: piece, offset: 0, file: i === 0 ? { path } : { path, index: i } };
+  }
+  return true;
+}
+
 /**
  * Concatenated JSON objects: each is read as a document of its own, its text running to the next object
  * (whitespace included, so the texts join back to the input). Node ranges count from the start of that
@@ -103,13 +129,14 @@ export function isLocalConfigDoc(d: StreamDoc): boolean {
  * The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). A list
  * wrapper (top-level `items` list, any kind) gives its entries as items, as Argo CD applies them.
  * - Each document is given the range of its items (firstItem, itemCount: how write/stream.ts finds what was
- *   stamped) and lets its root go, so a tree lives only as long as its items do.
+ *   stamped; `firstIndex` is the index of the first item, for documents read one at a time) and lets its root
+ *   go, so a tree lives only as long as its items do.
  */
-export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
+export function streamItems(docs: readonly StreamDoc[], firstIndex = 0): { items: Item[]; results: Result[] } {
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
-    d.firstItem = items.length;
+    d.firstItem = firstIndex + items.length;
     d.itemCount = 0;
     const contents = d.contents;
     d.contents = undefined;

@@ -47,8 +47,9 @@ function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   if (obj) {
     const state = readable(obj, ctx.results);
     if (state) return state;
-    if (plain.length === 1 && !isSopsSecret(obj)) {
-      const entries = decodeSourceObject(obj, ctx.results);
+    if (plain.length === 1 && (obj.decoded || !isSopsSecret(obj))) {
+      if (obj.decoded) ctx.results.push(...obj.decoded.results);
+      const entries = obj.decoded ? obj.decoded.entries : decodeSourceObject(obj, ctx.results);
       return entries ? { from: 'bundle', entries } : { from: 'invalid' };
     }
   }
@@ -88,5 +89,5 @@ export function wantsLiveRead(use: SourceUse, inventory: SourceIndex, mode: Live
   if (mode !== 'always' || plain.length + producers.length > 1) return false;
   const obj = plain[0] ?? producers[0]!.obj;
   if (obj.annotations.get(IGNORE_ANNOTATION) === 'true') return false;
-  return plain.length === 0 || isSopsSecret(obj);
+  return plain.length === 0 || (!obj.decoded && isSopsSecret(obj));
 }
