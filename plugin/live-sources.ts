@@ -5,7 +5,7 @@
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
-import { type Config, type FetchedSources, hasErrors, type Item, type LiveNeed, planStamp } from '../function/index.ts';
+import { type FetchedSources, hasErrors, type LiveNeed, type Plan } from '../function/index.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -63,14 +63,13 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
 }
 
 /**
- * Reads what the core needs from the cluster under `config.live`; undefined when nothing is to be read.
- * - Planning errors are left for applyStamp to report (it finds the same ones).
+ * Reads what the plan needs from the cluster under its `config.live`; undefined when nothing is to be read.
+ * - With planning errors nothing is read (apply reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
-export async function readLiveSources(items: readonly Item[], config: Config, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
-  if (config.live === 'never') return undefined;
-  const plan = planStamp(items, config);
+export async function readLiveSources(plan: Plan, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
+  if (plan.config.live === 'never') return undefined;
   if (hasErrors(plan.results)) return undefined;
   const inScope: LiveNeed[] = [];
   for (const n of plan.needs) {

@@ -4,7 +4,7 @@ import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
-import { applyStamp, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, type ReadMode, type Result, serializeStream, type StampOptions, type StampOutcome, type StreamDoc, streamItems } from '../function/index.ts';
+import { apply, type ApplyOptions, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -43,28 +43,58 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
-  core: Pick<StampOptions, 'keyDigests'> = {},
+  core: Pick<ApplyOptions, 'keyDigests'> = {},
 ): Promise<StreamRun> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const mode of readModes(io)) {
-    const streams = readStreams(files, keep, mode);
-    if (hasErrors(streams.results)) return failed(streams.results);
-    const read = streamItems(streams.parsed.flat());
-    if (hasErrors(read.results)) return failed(read.results);
-    fetched ??= { sources: await readLiveSources(read.items, config, live, io) };
+    const streams = (mode === 'fast' ? planOneByOne(files, keep, config) : undefined) ?? readStreams(files, keep, mode, config);
+    if ('results' in streams) return failed(streams.results);
+    const { parsed, plan: planned } = streams;
+    fetched ??= { sources: await readLiveSources(planned, live, io) };
     const sources = fetched.sources;
-    const outcome = applyStamp(read.items, { ...core, config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
-    const texts = streams.parsed.map((docs) => serializeStream(docs, outcome.changed));
+    const outcome = apply(planned, { ...core, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    const texts = parsed.map((docs) => serializeStream(docs, outcome.changed));
     if (texts.some((t) => t === undefined)) continue;
-    return { outcome, output: joinStreams(texts as string[]), objects: read.items.length };
+    return { outcome, output: joinStreams(texts as string[]), objects: planned.items };
   }
   throw new Error('internal: streams read in full could not be written');
 }
 
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode): { parsed: StreamDoc[][]; results: Result[] } {
+type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
+
+/**
+ * Reads and plans each document in turn, so only one document's tree (and those of Secrets, ConfigMaps,
+ * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
+ * the caller then reads the streams whole.
+ */
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config): Planned | undefined {
+  const planner = startPlan(config);
+  const parsed: StreamDoc[][] = [];
+  const results: Result[] = [];
+  for (const file of files) {
+    const docs: StreamDoc[] = [];
+    const reader = subsetDocuments(file.text, file.path);
+    for (let step = reader.next(); ; step = reader.next()) {
+      if (step.done) {
+        if (!step.value) return undefined;
+        break;
+      }
+      if (!keep(step.value)) continue;
+      docs.push(step.value);
+      const read = streamItems([step.value], planner.items);
+      results.push(...read.results);
+      planner.add(read.items);
+    }
+    parsed.push(docs);
+  }
+  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
+}
+
+/** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -72,7 +102,9 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolea
     if ('results' in stream) results.push(...stream.results);
     else parsed.push(stream.docs.filter(keep));
   }
-  return { parsed, results };
+  if (hasErrors(results)) return { results };
+  const read = streamItems(parsed.flat());
+  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
 }
 
 /**

@@ -53,7 +53,7 @@ export interface StampDiff {
  *   an object that occurs twice is matched copy by copy, in input order.
  * - For a rolling target: each source added, removed, or with another digest (or resolution), recursively
  *   for a ModelConfig; and for each source the keys whose per-key digest differs, or that appear or vanish.
- *   Key digests come from `applyStamp(…, {keyDigests: true})`; without them a key is compared by presence.
+ *   Key digests come from `apply(plan, {keyDigests: true})`; without them a key is compared by presence.
  */
 export function diffStamps(oldTargets: readonly TargetReport[], newTargets: readonly TargetReport[]): StampDiff {
   const olds = byIdentity(oldTargets);

@@ -6,7 +6,7 @@ import { byteOrder } from '../model/order.ts';
 import { annotationRefs } from './annotations.ts';
 import { podSpecRefs } from './pod-spec.ts';
 import type { Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
-import { type Inventory, type KObject, sourceId } from '../model/object.ts';
+import { type KObject, type SourceIndex, sourceId } from '../model/object.ts';
 import type { Target } from '../model/target.ts';
 
 /**
@@ -14,7 +14,7 @@ import type { Target } from '../model/target.ts';
  * - More than `maxReferences` references (before merging) is one TOO_MANY_REFERENCES error and no
  *   dependencies: the work (and, with live reads, the requests) per target stays bounded (#12).
  */
-export function discoverDependencies(target: Target, inventory: Inventory, results: Result[], maxReferences: number): Dependencies {
+export function discoverDependencies(target: Target, inventory: SourceIndex, results: Result[], maxReferences: number): Dependencies {
   const { obj } = target;
   const reader = new NodeReader(obj.subject, results);
   const capped = (refs: readonly SourceRef[], objects: Dependencies['objects']): Dependencies => {

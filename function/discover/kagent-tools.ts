@@ -6,12 +6,12 @@ import { matchesSelector, selectorFromObject } from '../config/selector.ts';
 import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, toPlain, type FieldPath } from '../model/nodes.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
 import type { AgentRefs } from '../model/dependencies.ts';
-import { type Inventory, type KObject, relatedId } from '../model/object.ts';
+import { type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import type { MapNode } from '../model/nodes.ts';
 
 /** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
-export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
   out.refs.push(...headersFromRefs(child(tool, 'headersFrom'), [...path, 'headersFrom'], '', reader));
   const server = reader.map(child(tool, 'mcpServer'), [...path, 'mcpServer']);
   if (server) mcpServerRefs(obj, server, [...path, 'mcpServer'], reader, inventory, out);
@@ -19,7 +19,7 @@ export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: N
   if (agent) toolAgentRef(obj, agent, [...path, 'agent'], reader, inventory, out);
 }
 
-function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
   const ref = typedReference(server, path, reader);
   if (!ref) return;
   const namespace = ref.namespace || obj.namespace;
@@ -49,7 +49,7 @@ function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: N
   }
 }
 
-function toolAgentRef(obj: KObject, agent: MapNode, path: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function toolAgentRef(obj: KObject, agent: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
   const ref = typedReference(agent, path, reader);
   if (!ref) return;
   const field = formatPath(path);
@@ -88,7 +88,7 @@ function typedReference(node: MapNode, path: FieldPath, reader: NodeReader): Typ
  * namespace (unset or Same: same namespace only; All; Selector: the Agent's Namespace labels). A Selector
  * whose Namespace object is not in the input cannot be checked here: a warning says so and the tool counts.
  */
-function crossNamespaceAllowed(obj: KObject, tool: KObject, field: string, reader: NodeReader, inventory: Inventory): boolean {
+function crossNamespaceAllowed(obj: KObject, tool: KObject, field: string, reader: NodeReader, inventory: SourceIndex): boolean {
   if (tool.namespace === obj.namespace) return true;
   const allowed = childIn(tool.item.node, ['spec', 'allowedNamespaces']);
   const from = stringValue(childIn(allowed, ['from'])) ?? (allowed === undefined ? undefined : 'Same');

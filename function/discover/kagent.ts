@@ -9,7 +9,7 @@ import { toolRefs } from './kagent-tools.ts';
 import { sandboxDeploymentRefs, sandboxSkillsResult } from './kagent-sandbox.ts';
 import { containerRefs, volumeRefs } from './pod-spec.ts';
 import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
-import type { Inventory, KObject } from '../model/object.ts';
+import type { KObject, SourceIndex } from '../model/object.ts';
 import type { StampSite } from '../model/target.ts';
 import type { MapNode } from '../model/nodes.ts';
 
@@ -49,7 +49,7 @@ function agentSection(obj: KObject, reader: NodeReader): 'declarative' | 'byo' |
 }
 
 /** Everything an Agent (or SandboxAgent) uses. */
-export function agentRefs(obj: KObject, reader: NodeReader, inventory: Inventory): AgentRefs {
+export function agentRefs(obj: KObject, reader: NodeReader, inventory: SourceIndex): AgentRefs {
   const out: AgentRefs = { refs: [], objects: [] };
   if (obj.apiVersion === 'kagent.dev/v1alpha1') return v1alpha1AgentRefs(obj, reader, out);
   const section = agentSection(obj, reader);
@@ -99,7 +99,7 @@ function deploymentRefs(deployment: MapNode, path: FieldPath, reader: NodeReader
   return refs;
 }
 
-function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: NodeReader, inventory: Inventory, out: AgentRefs): void {
+function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
   const modelField = [...base, 'modelConfig'];
   const model = reader.str(child(spec, 'modelConfig'), modelField);
   if (model === undefined || model === '') reader.required(modelField, 'a ModelConfig name');

@@ -1,47 +1,48 @@
-// Hash stage over targets: resolves each dependency, digests it (scheme v1), and combines the digests into the
-// target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each Agent as one dependency.
-import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { modelConfigRefs } from '../discover/kagent.ts';
+// Hash stage over planned targets: resolves each dependency the plan discovered, digests it (scheme v1), and
+// combines the digests into the target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each
+// Agent as one dependency.
+import { mergeRefs } from '../discover/index.ts';
 import { formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
 import { kagentSecretHash, type KagentSecret } from './kagent-scheme.ts';
 import { dataEntries } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, warningResult, type Subject } from '../model/results.ts';
-import { NodeReader } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
 import type { ObjectRef, Resolution, SourceRef, SourceUse } from '../model/dependencies.ts';
 import { type KObject, relatedId } from '../model/object.ts';
+import type { ModelConfigPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
-import type { Target } from '../model/target.ts';
 import { byteOrder } from '../model/order.ts';
-import { checkStampSite, currentStamp, stampField } from '../model/stamp-site.ts';
+import { stampField } from '../model/stamp-site.ts';
 
 export interface HashContext extends ResolveContext {
   hasher: Hasher;
   config: Config;
+  /** Each ModelConfig's references as planned; their results are reported when it is first hashed. */
+  modelConfigPlans: ReadonlyMap<KObject, ModelConfigPlan>;
   /** ModelConfig hashes by object, so each is computed and reported once. */
   modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
   /** Agent reports, which rendered agent Deployments repeat. */
-  agents: Map<Target, TargetReport | undefined>;
+  agents: Map<PlannedTarget, TargetReport | undefined>;
   /** Also digest each selected key on its own (scheme v1 source message with that one key). Default: false. */
   keyDigests?: boolean;
 }
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
-export function hashTarget(target: Target, ctx: HashContext): TargetReport | undefined {
+export function hashTarget(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
   switch (target.mode) {
     case 'agent':
       return agentReport(target, ctx);
     case 'agent-deployment': {
       // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
       const agent = agentReport(target.agent!, ctx);
-      return agent && checkSite(target, ctx) ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
+      return agent && target.siteOk ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
     }
     case 'model-config': {
-      if (!checkSite(target, ctx)) return undefined;
+      if (!target.siteOk) return undefined;
       const before = ctx.results.length;
-      const mc = modelConfigHash(target.obj, ctx);
+      const mc = modelConfigHash(target.obj!, ctx);
       if (errorsSince(ctx, before)) return undefined;
       const hasher = ctx.config.hashScheme === 'kagent' ? { ...ctx.hasher, algorithm: 'sha256' as const } : ctx.hasher;
       return targetReport(target, formatDigest(hasher, mc.digest), mc.sources, ctx.config);
@@ -52,36 +53,31 @@ export function hashTarget(target: Target, ctx: HashContext): TargetReport | und
 }
 
 /** An Agent's report, computed once (its rendered Deployments repeat it). */
-function agentReport(target: Target, ctx: HashContext): TargetReport | undefined {
+function agentReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
   if (!ctx.agents.has(target)) ctx.agents.set(target, dependencyReport(target, ctx));
   return ctx.agents.get(target);
 }
 
-/** The target hash over everything the target depends on: its sources and the kagent objects it names. */
-function dependencyReport(target: Target, ctx: HashContext): TargetReport | undefined {
-  if (!checkSite(target, ctx)) return undefined;
-  const before = ctx.results.length;
-  const deps = discoverDependencies(target, ctx.inventory, ctx.results, ctx.config.maxReferences);
-  if (errorsSince(ctx, before)) return undefined;
-  const used = digestUses(deps.uses, ctx, target.obj.subject);
-  const objects = digestObjects(deps.objects, ctx, target.obj.subject);
+/**
+ * The target hash over everything the target depends on: its sources and the kagent objects it names. None
+ * when the plan found its stamp site or its references wrong (the errors are in the plan's results).
+ */
+function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
+  const { deps } = target;
+  if (!target.siteOk || !deps) return undefined;
+  const used = digestUses(deps.uses, ctx, target.subject);
+  const objects = digestObjects(deps.objects, ctx, target.subject);
   const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
-}
-
-/** Every node on the way to the stamp must be what a stamp can be written into before anything is written. */
-function checkSite(target: Target, ctx: HashContext): boolean {
-  return checkStampSite(target.obj.item.node, target.site, new NodeReader(target.obj.subject, ctx.results));
 }
 
 /** Warnings do not stop a target; errors do. */
 const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
 
-function targetReport(target: Target, hash: string, sources: SourceReport[], config: Config): TargetReport {
-  const { obj, site } = target;
-  const previous = currentStamp(obj.item.node, site, config.annotationKey);
-  const out: TargetReport = { resourceRef: obj.subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
-  if (obj.subject.file) out.file = obj.subject.file;
+function targetReport(target: PlannedTarget, hash: string, sources: SourceReport[], config: Config): TargetReport {
+  const { subject, site, previous } = target;
+  const out: TargetReport = { resourceRef: subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
+  if (subject.file) out.file = subject.file;
   if (previous !== undefined) out.previous = previous;
   return out;
 }
@@ -165,7 +161,10 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
 function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
   const cached = ctx.modelConfigs.get(obj);
   if (cached) return cached;
-  const refs = modelConfigRefs(obj, new NodeReader(obj.subject, ctx.results));
+  const planned = ctx.modelConfigPlans.get(obj);
+  if (!planned) throw new Error('internal: a ModelConfig was hashed that the plan did not read');
+  ctx.results.push(...planned.results);
+  const { refs } = planned;
   const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
   const digest = ctx.config.hashScheme === 'kagent' ? kagentSecretHash(kagentInputs(obj, refs, ctx)) : ctx.hasher.digest(targetMessage(digests));
   const out = { digest, sources: reports };

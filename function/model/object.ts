@@ -9,11 +9,15 @@ export interface Item {
   file?: FileRef;
   /** The reader vouches that the tree holds no alias, merge key or nesting deeper than MAX_DEPTH (the subset reader). */
   checked?: true;
+  /** The tree belongs to a document that can be printed again (read by the yaml library): a stamp is written into it too. */
+  reprintable?: boolean;
 }
 
 /** A Kubernetes object read from one item. */
 export interface KObject {
   item: Item;
+  /** Position of its item among the items read. */
+  index: number;
   apiVersion: string;
   /** API group: `apps` for `apps/v1`, empty for `v1`. */
   group: string;
@@ -29,6 +33,12 @@ export interface KObject {
    */
   metadataProblems: Result[];
   subject: Subject;
+  /**
+   * A plain Secret or ConfigMap, decoded when it was indexed (its tree is released then: reading `item` throws):
+   * its entries (undefined when decoding found errors) and the results decoding gave, reported when it is
+   * resolved.
+   */
+  decoded?: { entries: SourceEntries | undefined; results: Result[] };
 }
 
 /**
@@ -43,14 +53,18 @@ export interface ProducerEntry {
   output: ProducerOutput;
 }
 
-export interface Inventory {
-  objects: KObject[];
+/** The indexes resolving reads: everything of the inventory but the list of all objects. */
+export interface SourceIndex {
   /** Secrets and ConfigMaps by `class/namespace/name`; more than one entry means ambiguous. */
   sources: Map<string, KObject[]>;
   /** kagent objects (ModelConfig, RemoteMCPServer, Agent, SandboxAgent) and Namespaces by `Kind/namespace/name`. */
   related: Map<string, KObject[]>;
   /** Producers (SealedSecret, ExternalSecret …) by the `class/namespace/name` of what they make. */
   producers: Map<string, ProducerEntry[]>;
+}
+
+export interface Inventory extends SourceIndex {
+  objects: KObject[];
 }
 
 export const sourceId = (cls: SourceClass, namespace: string, name: string): string => `${cls}/${namespace}/${name}`;

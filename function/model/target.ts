@@ -43,3 +43,14 @@ export interface TextEdit {
   remove: number;
   insert: string;
 }
+
+/** A text edit planned before the stamp's value is known: `insert` is `before`, the quoted value, `after`. */
+export interface EditPlan {
+  offset: number;
+  remove: number;
+  before: string;
+  after: string;
+}
+
+/** The edit that writes `value` where `plan` says. */
+export const fillEdit = (plan: EditPlan, value: string): TextEdit => ({ offset: plan.offset, remove: plan.remove, insert: `${plan.before}${JSON.stringify(value)}${plan.after}` });

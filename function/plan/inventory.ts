@@ -1,11 +1,13 @@
-// Index stage: every item's identity (group, kind, namespace, name), labels and annotations, and an
-// index of Secrets and ConfigMaps by namespace/name. Maps, not objects, so `__proto__` is just a key.
+// Index stage: an item's identity (group, kind, namespace, name), labels and annotations, and the index of
+// Secrets, ConfigMaps, kagent objects, Namespaces and producers by namespace/name. Maps, not objects, so
+// `__proto__` is just a key.
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
-import { producerOutputs } from '../resolve/producers.ts';
+import { isSopsSecret, producerOutputs } from '../resolve/producers.ts';
+import { decodeSourceObject } from '../resolve/bundle.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
-import { type Inventory, type Item, type KObject, type ProducerEntry, relatedId, sourceId } from '../model/object.ts';
+import { type Item, type KObject, relatedId, type SourceClass, type SourceIndex, sourceId } from '../model/object.ts';
 import { type MapNode, isMapNode } from '../model/nodes.ts';
 
 /** Kinds indexed in `related`: what kagent references point at, and Namespaces (for namespace selectors). */
@@ -17,32 +19,46 @@ function addTo<T>(map: Map<string, T[]>, id: string, obj: T): void {
   else map.set(id, [obj]);
 }
 
+/** An empty index. */
+export const emptyIndex = (): SourceIndex => ({ sources: new Map(), related: new Map(), producers: new Map() });
+
 /**
- * Reads every item's identity.
- * - Items marked `config.kubernetes.io/local-config: "true"` are skipped (kpt fn-config, Kptfile).
+ * Reads one item's identity and files it in `index` when it is a Secret, a ConfigMap, a kagent object, a
+ * Namespace or a producer (those keep their trees: resolving reads them later).
+ * - An item marked `config.kubernetes.io/local-config: "true"` is skipped (kpt fn-config, Kptfile): undefined.
  * - An item without a string apiVersion and kind is an INVALID_OBJECT error (list wrappers were unwrapped
  *   before: see list-wrappers.ts).
  */
-export function buildInventory(items: readonly Item[], config: Config, results: Result[]): Inventory {
-  const objects: KObject[] = [];
-  const sources = new Map<string, KObject[]>();
-  const related = new Map<string, KObject[]>();
-  const producers = new Map<string, ProducerEntry[]>();
-  for (const item of items) {
-    const obj = readObject(item, config, results);
-    if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') continue;
-    objects.push(obj);
-    if (obj.name === '') continue; // generateName: nothing can reference it
-    if (obj.group === '' && (obj.kind === 'Secret' || obj.kind === 'ConfigMap')) addTo(sources, sourceId(obj.kind, obj.namespace, obj.name), obj);
-    if (RELATED.has(`${obj.group}/${obj.kind}`)) {
-      addTo(related, relatedId(obj.kind, obj.kind === 'Namespace' ? '' : obj.namespace, obj.name), obj);
-    }
-    for (const output of producerOutputs(obj)) addTo(producers, sourceId(output.cls, obj.namespace, output.name), { obj, output });
+export function indexObject(index: SourceIndex, item: Item, position: number, config: Config, results: Result[]): KObject | undefined {
+  const obj = readObject(item, position, config, results);
+  if (!obj || obj.annotations.get(LOCAL_CONFIG_ANNOTATION) === 'true') return undefined;
+  if (obj.name === '') return obj; // generateName: nothing can reference it
+  const source = obj.group === '' && (obj.kind === 'Secret' || obj.kind === 'ConfigMap');
+  if (source) addTo(index.sources, sourceId(obj.kind as SourceClass, obj.namespace, obj.name), obj);
+  if (RELATED.has(`${obj.group}/${obj.kind}`)) {
+    addTo(index.related, relatedId(obj.kind, obj.kind === 'Namespace' ? '' : obj.namespace, obj.name), obj);
   }
-  return { objects, sources, related, producers };
+  const outputs = producerOutputs(obj);
+  for (const output of outputs) addTo(index.producers, sourceId(output.cls, obj.namespace, output.name), { obj, output });
+  if (source && outputs.length === 0 && !isSopsSecret(obj)) releaseTree(obj);
+  return obj;
 }
 
-function readObject(item: Item, config: Config, results: Result[]): KObject | undefined {
+/**
+ * Decodes a plain Secret or ConfigMap now, while its tree is at hand, and lets the tree go: its entries are
+ * all that resolving reads of it. Problems are kept for when it is resolved (an unused one reports none).
+ */
+function releaseTree(obj: KObject): void {
+  const results: Result[] = [];
+  obj.decoded = { entries: decodeSourceObject(obj, results), results };
+  Object.defineProperty(obj, 'item', {
+    get(): never {
+      throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
+    },
+  });
+}
+
+function readObject(item: Item, index: number, config: Config, results: Result[]): KObject | undefined {
   const node = item.node;
   const apiVersion = stringValue(child(node, 'apiVersion'));
   const kind = stringValue(child(node, 'kind'));
@@ -64,6 +80,7 @@ function readObject(item: Item, config: Config, results: Result[]): KObject | un
   const slash = apiVersion.indexOf('/');
   return {
     item,
+    index,
     apiVersion,
     group: slash < 0 ? '' : apiVersion.slice(0, slash),
     kind,

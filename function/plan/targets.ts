@@ -9,58 +9,47 @@ import { matchesSelector } from '../config/selector.ts';
 import { workloadKindOf, type WorkloadKind } from '../kinds/workloads.ts';
 import { childIn, formatPath, NodeReader, stringValue } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
-import { type Inventory, type KObject, relatedId } from '../model/object.ts';
+import { type KObject, relatedId } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import type { Target, TargetMode } from '../model/target.ts';
 
 /**
- * Selects targets.
+ * Whether one object is a target, and how (undefined: not one). Objects are selected one at a time, in input
+ * order; rendered agent Deployments are linked to their Agents afterwards (linkAgentDeployments).
  * - Reports: a bad `rollstamp.dev/enabled` value (error), an immutable template (info), an OnDelete strategy
  *   or a ReplicaSet (warning), a missing template (error, info for a Rollout with workloadRef).
  */
-export function selectTargets(inventory: Inventory, config: Config, results: Result[]): Target[] {
-  const targets: Target[] = [];
-  for (const obj of inventory.objects) {
-    const kagentNote = config.kagent === 'enabled' ? kagentPassThrough(obj) : undefined;
-    if (kagentNote) {
-      const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
-      if (!optedOut) results.push(kagentNote);
-      continue;
-    }
-    const kind = workloadKindOf(obj);
-    const kagentKind = config.kagent === 'enabled' ? kagentTargetMode(obj) : undefined;
-    if ((kind || kagentKind) && obj.metadataProblems.length > 0) {
-      results.push(...obj.metadataProblems);
-      continue;
-    }
-    const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
-    const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
-    if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
-      const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
-      results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
-      continue;
-    }
-    if (kagentKind) {
-      if (enabled !== 'false') {
-        const target = readKagentTarget(obj, kagentKind, results);
-        if (target) targets.push(target);
-      }
-      continue;
-    }
-    if (!kind) {
-      if (enabled === 'true') {
-        results.push(warningResult('NO_TEMPLATE', `${obj.kind} has no pod template rollstamp knows; not stamped`, obj.subject));
-      }
-      continue;
-    }
-    const wanted =
-      enabled === 'true' ||
-      (enabled === undefined && (config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels))));
-    if (!wanted) continue;
-    const target = readTarget(obj, kind, results);
-    if (target) targets.push(target);
+export function selectTarget(obj: KObject, config: Config, results: Result[]): Target | undefined {
+  const kagentNote = config.kagent === 'enabled' ? kagentPassThrough(obj) : undefined;
+  if (kagentNote) {
+    const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
+    if (!optedOut) results.push(kagentNote);
+    return undefined;
   }
-  return linkAgentDeployments(targets, inventory);
+  const kind = workloadKindOf(obj);
+  const kagentKind = config.kagent === 'enabled' ? kagentTargetMode(obj) : undefined;
+  if ((kind || kagentKind) && obj.metadataProblems.length > 0) {
+    results.push(...obj.metadataProblems);
+    return undefined;
+  }
+  const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
+  const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
+  if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
+    const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
+    results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
+    return undefined;
+  }
+  if (kagentKind) return enabled !== 'false' ? readKagentTarget(obj, kagentKind, results) : undefined;
+  if (!kind) {
+    if (enabled === 'true') {
+      results.push(warningResult('NO_TEMPLATE', `${obj.kind} has no pod template rollstamp knows; not stamped`, obj.subject));
+    }
+    return undefined;
+  }
+  const wanted =
+    enabled === 'true' ||
+    (enabled === undefined && (config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels))));
+  return wanted ? readTarget(obj, kind, results) : undefined;
 }
 
 /**
@@ -88,16 +77,25 @@ function readKagentTarget(obj: KObject, mode: TargetMode, results: Result[]): Ta
 }
 
 /**
- * A Deployment rendered for an Agent outside the controller (labels `app: kagent` and `kagent: <agent>`, or
- * an ownerReference to the Agent) carries its Agent's hash, so both paths roll the same way.
+ * A Deployment that may have been rendered for an Agent outside the controller (labels `app: kagent` and
+ * `kagent: <agent>`, or an ownerReference to the Agent): the name of that Agent.
  */
-function linkAgentDeployments(targets: Target[], inventory: Inventory): Target[] {
+export function renderedAgentName(obj: KObject): string | undefined {
+  if (obj.group !== 'apps' || obj.kind !== 'Deployment' || obj.annotations.get(ENABLED_ANNOTATION) === 'false') return undefined;
+  return agentNameOf(obj);
+}
+
+/**
+ * A Deployment rendered for an Agent carries its Agent's hash, so both paths roll the same way: each of
+ * `candidates` (Deployments with a renderedAgentName, in input order) whose Agent is a target becomes a target
+ * of mode `agent-deployment`, in the place of its own target or after all others.
+ */
+export function linkAgentDeployments(targets: Target[], candidates: readonly KObject[]): Target[] {
   const agents = new Map(targets.filter((t) => t.mode === 'agent').map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
   if (agents.size === 0) return targets;
   const byNode = new Map(targets.map((t) => [t.obj, t]));
-  for (const obj of inventory.objects) {
-    if (obj.group !== 'apps' || obj.kind !== 'Deployment' || obj.annotations.get(ENABLED_ANNOTATION) === 'false') continue;
-    const name = agentNameOf(obj);
+  for (const obj of candidates) {
+    const name = renderedAgentName(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
     if (!agent) continue;
     const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], agent };

@@ -63,13 +63,6 @@ export function unwrapList(root: MapNode, file: FileRef | undefined): Unwrapped 
   return { objects: [root] };
 }
 
-/** The item nodes of a document root: the root itself, or a wrapper's entries (for writing edits back). */
-export function memberNodes(root: unknown): readonly unknown[] {
-  if (!isMapNode(root)) return [root];
-  const items = child(root, 'items');
-  return isSeqNode(items) ? [root, ...items.items] : [root];
-}
-
 /** The wrapper as results name it: its file, and its apiVersion/kind/name when those are strings. */
 function subjectOf(root: MapNode, file: FileRef | undefined): Subject {
   const apiVersion = stringValue(child(root, 'apiVersion'));

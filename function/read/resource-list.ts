@@ -1,14 +1,15 @@
-// Read stage for KRM function mode: ResourceList text → its items as map nodes, with the yaml Document kept
-// for a re-rendering (write/resource-list.ts). A list in the YAML subset is read by the subset reader (fast)
-// and can then only be written by text edits; any other is read by the yaml library and given to the stages
-// as the same light nodes (read/from-yaml.ts).
-import { isMap, isScalar, Scalar, visit, type Document } from 'yaml';
+// Read stage for KRM function mode: ResourceList text → its items as map nodes, and what writing it back needs:
+// the facts a text edit depends on, and the yaml Document for a re-rendering (write/resource-list.ts). A list in
+// the YAML subset is read by the subset reader (fast) and can then only be written by text edits; its tree then
+// lives only as long as its items do. Any other list is read by the yaml library and given to the stages as the
+// same light nodes (read/from-yaml.ts).
+import { isMap, isScalar, Scalar, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from '../model/constants.ts';
 import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import { child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode } from '../model/nodes.ts';
+import { blockIndent, child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode } from '../model/nodes.ts';
 import { fromYaml } from './from-yaml.ts';
 import type { Item } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
@@ -16,13 +17,16 @@ import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 export interface ResourceList {
   /** The yaml library's document; absent when the subset reader read the list (then only text edits write it). */
   doc?: Document;
-  /** The list's root map (light nodes; a re-rendering edits `doc`). */
-  root: MapNode;
-  items: Item[];
   functionConfig: unknown;
   /** The input was JSON, so the output is JSON too. */
   json: boolean;
   text: string;
+  /** The list has a `results` key already (then it is printed again, not edited). */
+  hasResults: boolean;
+  /** The column of the list's keys (a list not at column 0 is printed again). */
+  indent: number | undefined;
+  /** Where the list's document ends in `text` (appended results go before anything after it). */
+  end: number;
 }
 
 const RL_API_VERSIONS = new Set(['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1']);
@@ -31,7 +35,7 @@ const RL_API_VERSIONS = new Set(['config.kubernetes.io/v1', 'config.kubernetes.i
  * Parses a ResourceList (YAML or JSON).
  * - Returns error results for malformed YAML, a wrong kind, or missing `items`.
  */
-export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: ResourceList } | { results: Result[] } {
+export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: ResourceList; items: Item[] } | { results: Result[] } {
   const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
   if (subset?.length === 1 && subset[0]!.contents) return readList(subset[0]!.contents, text, undefined);
   const lines = new LineCounter();
@@ -43,7 +47,7 @@ export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: 
   return readList(fromYaml(doc.contents), text, doc);
 }
 
-function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList } | { results: Result[] } {
+function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList; items: Item[] } | { results: Result[] } {
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
   if (!isMapNode(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
   const apiVersion = stringValue(child(root, 'apiVersion'));
@@ -68,11 +72,12 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
     // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
     const unwrapped = unwrapList(node, file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}) });
+    for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}), ...(doc ? { reprintable: true } : {}) });
   });
   if (results.length > 0) return { results };
   if (doc) liftItemHeadComments(doc);
-  return { rl: { ...(doc ? { doc } : {}), root, items, functionConfig: child(root, 'functionConfig'), json: isJson(text), text } };
+  const facts = { hasResults: child(root, 'results') !== undefined, indent: blockIndent(root), end: doc ? ((doc.contents as YAMLMap | null)?.range?.[2] ?? text.length) : text.length };
+  return { rl: { ...(doc ? { doc } : {}), functionConfig: child(root, 'functionConfig'), json: isJson(text), text, ...facts }, items };
 }
 
 /** JSON in, JSON out. Real JSON only: a YAML flow map also starts with `{` but may hold aliases. */

@@ -15,8 +15,14 @@ import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
 export interface StreamDoc {
-  /** The root node: a map for an object; null, or a null scalar, for an empty document. */
-  contents: Node | null;
+  /**
+   * The root node: a map for an object; null, or a null scalar, for an empty document. streamItems takes the
+   * items and lets it go (undefined then): the items and, for a reprint, `doc` hold what is still needed.
+   */
+  contents: Node | null | undefined;
+  /** Set by streamItems: the index of this document's first item, and how many it holds (a list wrapper's entries). */
+  firstItem?: number;
+  itemCount?: number;
   /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
   doc?: Document;
   /** Read by the subset reader: no alias, merge key or over-deep nesting anywhere in it. */
@@ -65,6 +71,32 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   return results.length > 0 ? { results } : { docs: out };
 }
 
+/** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
+const MARKER = /^---(?:[ \t\r\n]|$)/gm;
+/** Blank and comment lines: before the first marker they belong to the first document. */
+const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
+
+/**
+ * A plain stream's documents read one at a time by the subset reader, each from its own text, so that only
+ * one document's tree exists at a time (node ranges count from the start of that text). Returns false, after
+ * any number of documents, as soon as one is outside the subset (JSON streams included): the caller then
+ * reads the whole stream with parseStream, which gives the same documents.
+ */
+export function* subsetDocuments(text: string, path: string): Generator<StreamDoc, boolean> {
+  if (splitJsonStream(text)) return false;
+  const starts = [0];
+  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
+  // Blank and comment lines before the first marker open the first document.
+  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
+  for (let i = 0; i < starts.length; i++) {
+    const piece = text.slice(starts[i], starts[i + 1] ?? text.length);
+    const read = readSubsetStream(piece);
+    if (read?.length !== 1 || read[0]!.offset !== 0) return false;
+    yield { contents: read[0]!.contents, text: piece, offset: 0, file: i === 0 ? { path } : { path, index: i } };
+  }
+  return true;
+}
+
 /**
  * Concatenated JSON objects: each is read as a document of its own, its text running to the next object
  * (whitespace included, so the texts join back to the input). Node ranges count from the start of that
@@ -105,19 +137,27 @@ export function isLocalConfigDoc(d: StreamDoc): boolean {
 /**
  * The items of parsed streams; a document that is not a map (or empty) is an error (or skipped). A list
  * wrapper (top-level `items` list, any kind) gives its entries as items, as Argo CD applies them.
+ * - Each document is given the range of its items (firstItem, itemCount: how write/stream.ts finds what was
+ *   stamped; `firstIndex` is the index of the first item, for documents read one at a time) and lets its root
+ *   go, so a tree lives only as long as its items do.
  */
-export function streamItems(docs: readonly StreamDoc[]): { items: Item[]; results: Result[] } {
+export function streamItems(docs: readonly StreamDoc[], firstIndex = 0): { items: Item[]; results: Result[] } {
   const items: Item[] = [];
   const results: Result[] = [];
   for (const d of docs) {
-    if (d.contents === null || (isScalarNode(d.contents) && d.contents.value === null)) continue;
-    if (!isMapNode(d.contents)) {
+    d.firstItem = firstIndex + items.length;
+    d.itemCount = 0;
+    const contents = d.contents;
+    d.contents = undefined;
+    if (contents === null || contents === undefined || (isScalarNode(contents) && contents.value === null)) continue;
+    if (!isMapNode(contents)) {
       results.push(errorResult('INVALID_OBJECT', 'document is not a Kubernetes object', { file: d.file }));
       continue;
     }
-    const unwrapped = unwrapList(d.contents, d.file);
+    const unwrapped = unwrapList(contents, d.file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const node of unwrapped.objects) items.push(d.clean ? { node, file: d.file, checked: true } : { node, file: d.file });
+    for (const node of unwrapped.objects) items.push({ node, file: d.file, ...(d.clean ? { checked: true as const } : {}), ...(d.doc ? { reprintable: true } : {}) });
+    d.itemCount = unwrapped.objects.length;
   }
   return { items, results };
 }

@@ -9,11 +9,11 @@ import { decodeSourceObject } from './bundle.ts';
 import { isSopsSecret, readProduced, readSops } from './producers.ts';
 import type { LiveMode } from '../model/config.ts';
 import type { FetchedSources, Resolution, SourceUse } from '../model/dependencies.ts';
-import type { Inventory, KObject } from '../model/object.ts';
+import type { KObject, SourceIndex } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 
 export interface ResolveContext {
-  inventory: Inventory;
+  inventory: SourceIndex;
   results: Result[];
   fetched?: FetchedSources;
   /** Resolutions by source id, so each object is decoded and reported once. */
@@ -47,8 +47,9 @@ function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   if (obj) {
     const state = readable(obj, ctx.results);
     if (state) return state;
-    if (plain.length === 1 && !isSopsSecret(obj)) {
-      const entries = decodeSourceObject(obj, ctx.results);
+    if (plain.length === 1 && (obj.decoded || !isSopsSecret(obj))) {
+      if (obj.decoded) ctx.results.push(...obj.decoded.results);
+      const entries = obj.decoded ? obj.decoded.entries : decodeSourceObject(obj, ctx.results);
       return entries ? { from: 'bundle', entries } : { from: 'invalid' };
     }
   }
@@ -80,7 +81,7 @@ function readable(obj: KObject, results: Result[]): Resolution | undefined {
  * defines it; with `always`, also when only a producer or a SOPS Secret does (the live bytes then decide).
  * A plain Secret or ConfigMap in the bundle, and a SecretProviderClass mount, are never read live.
  */
-export function wantsLiveRead(use: SourceUse, inventory: Inventory, mode: LiveMode): boolean {
+export function wantsLiveRead(use: SourceUse, inventory: SourceIndex, mode: LiveMode): boolean {
   if (mode === 'never' || use.cls === 'SecretProviderClass') return false;
   const plain = inventory.sources.get(use.id) ?? [];
   const producers = inventory.producers.get(use.id) ?? [];
@@ -88,5 +89,5 @@ export function wantsLiveRead(use: SourceUse, inventory: Inventory, mode: LiveMo
   if (mode !== 'always' || plain.length + producers.length > 1) return false;
   const obj = plain[0] ?? producers[0]!.obj;
   if (obj.annotations.get(IGNORE_ANNOTATION) === 'true') return false;
-  return plain.length === 0 || isSopsSecret(obj);
+  return plain.length === 0 || (!obj.decoded && isSopsSecret(obj));
 }

@@ -1,7 +1,7 @@
 // Resolve stage, for messages only: a reference nothing resolves may be a namespace mix-up. `helm template
 // --namespace X` writes no metadata.namespace on a chart's objects unless its templates do, so rollstamp
 // files them under the default namespace while workloads that name .Release.Namespace sit in X.
-import type { Inventory, SourceClass } from '../model/object.ts';
+import type { SourceClass, SourceIndex } from '../model/object.ts';
 
 /** An object (or a producer's output) of the same class and name in another namespace. */
 export interface Elsewhere {
@@ -10,10 +10,10 @@ export interface Elsewhere {
   defaulted: boolean;
 }
 
-const indexes = new WeakMap<Inventory, Map<string, Elsewhere[]>>();
+const indexes = new WeakMap<SourceIndex, Map<string, Elsewhere[]>>();
 
 /** Every other namespace where the input holds `cls` `name` (Secret, ConfigMap or a producer of one), sorted. */
-export function namespacesElsewhere(inventory: Inventory, cls: SourceClass, namespace: string, name: string): Elsewhere[] {
+export function namespacesElsewhere(inventory: SourceIndex, cls: SourceClass, namespace: string, name: string): Elsewhere[] {
   let index = indexes.get(inventory);
   if (!index) {
     index = buildIndex(inventory);
@@ -26,7 +26,7 @@ export function namespacesElsewhere(inventory: Inventory, cls: SourceClass, name
  * `; the input has Secret default/db without metadata.namespace …: pass -n shop`, or '' when the input has
  * no such object in another namespace. Names and namespaces only, never a value.
  */
-export function namespaceHint(inventory: Inventory, cls: SourceClass, namespace: string, name: string): string {
+export function namespaceHint(inventory: SourceIndex, cls: SourceClass, namespace: string, name: string): string {
   const [first] = namespacesElsewhere(inventory, cls, namespace, name);
   if (!first) return '';
   if (first.defaulted) {
@@ -35,7 +35,7 @@ export function namespaceHint(inventory: Inventory, cls: SourceClass, namespace:
   return `; the input has ${cls} ${first.namespace}/${name}, in another namespace (references are same-namespace)`;
 }
 
-function buildIndex(inventory: Inventory): Map<string, Elsewhere[]> {
+function buildIndex(inventory: SourceIndex): Map<string, Elsewhere[]> {
   const index = new Map<string, Map<string, Elsewhere>>();
   const add = (cls: string, name: string, namespace: string, defaulted: boolean): void => {
     const key = `${cls}/${name}`;

@@ -1,7 +1,6 @@
 // Write stage for KRM function mode: the ResourceList's text with the stamp edits and results appended, or,
 // where that cannot be done, its Document (edited in place) printed again.
 import { stringify, type YAMLMap } from 'yaml';
-import { blockIndent, child } from '../model/nodes.ts';
 import type { Result } from '../model/results.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { ResourceList } from '../read/resource-list.ts';
@@ -15,11 +14,11 @@ import { applyTextEdits } from './apply-edits.ts';
  * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
  *   list was read without one (the caller reads it again with the yaml library and runs again).
  */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined> = new Map()): string | undefined {
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, TextEdit | undefined> = new Map()): string | undefined {
   const edited = !rl.json ? editText(rl, results, changed) : undefined;
   if (edited !== undefined) return edited;
   if (!rl.doc) return undefined;
-  const root = rl.doc.contents as YAMLMap; // the library's tree (rl.root is its light reading)
+  const root = rl.doc.contents as YAMLMap;
   root.delete('results');
   // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
   if (results.length > 0) root.set('results', rl.doc.createNode(results, { aliasDuplicateObjects: false }));
@@ -27,14 +26,12 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
   return rl.doc.toString(detectFormat(rl.text));
 }
 
-function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<unknown, TextEdit | undefined>): string | undefined {
-  const root = rl.root;
+function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, TextEdit | undefined>): string | undefined {
   const edits = [...changed.values()];
-  if (edits.some((e) => e === undefined) || child(root, 'results') !== undefined || blockIndent(root) !== 0) return undefined;
+  if (edits.some((e) => e === undefined) || rl.hasResults || rl.indent !== 0) return undefined;
   // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
   // reader read is the stream's only document and has no `...`: its end is the text's.)
-  const end = rl.doc ? ((rl.doc.contents as YAMLMap).range?.[2] ?? rl.text.length) : rl.text.length;
-  if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(end))) return undefined;
+  if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(rl.end))) return undefined;
   const crlf = rl.text.includes('\r\n');
   const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
   if (results.length === 0) return text;

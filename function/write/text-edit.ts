@@ -3,41 +3,41 @@
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type SeqNode } from '../model/nodes.ts';
-import type { StampSite, TextEdit } from '../model/target.ts';
+import type { EditPlan, StampSite } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
 /**
- * The edit that writes the stamp at `site` below `root`, planned before the tree is changed: it reads source
- * positions.
+ * The edit that writes the stamp at `site` below `root`, planned from the tree as read (source positions) before
+ * the value is known: the value goes between the plan's `before` and `after` (fillEdit).
  * - annotation: `<path>[key] = "value"` (path names the annotations map, e.g. `spec.template.metadata.annotations`).
  *   Missing maps on the path are created; an empty (null) one is filled in.
  * - env: the value of an existing `{name: ROLLSTAMP_HASH, value: …}` entry is edited in place; a new entry
  *   goes first in a block list whose entries are block maps. Other shapes are left to a fresh rendering.
  * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
-export function planStampEdit(root: MapNode, site: StampSite, key: string, value: string): TextEdit | undefined {
-  if (site.kind === 'env') return planEnvEdit(root, site.path, value);
-  return planAnnotationEdit(root, site.path, key, value);
+export function planStampEdit(root: MapNode, site: StampSite, key: string): EditPlan | undefined {
+  if (site.kind === 'env') return planEnvEdit(root, site.path);
+  return planAnnotationEdit(root, site.path, key);
 }
 
-function planEnvEdit(root: MapNode, path: readonly string[], value: string): TextEdit | undefined {
+function planEnvEdit(root: MapNode, path: readonly string[]): EditPlan | undefined {
   const env = childIn(root, path);
   if (!isSeqNode(env)) return undefined;
   const found = stampEntry(env);
   if (!found) {
     const parent = childIn(root, path.slice(0, -1)) as MapNode;
-    return prependEnvEntry(env, value, { map: parent, index: parent.items.findIndex((p) => p.value === env) });
+    return prependEnvEntry(env, { map: parent, index: parent.items.findIndex((p) => p.value === env) });
   }
   if (!isOnlyNameAndValue(found.map)) return undefined;
   const range = scalarRange(childPair(found.map, 'value')?.value);
-  return range ? { offset: range[0], remove: range[1] - range[0], insert: JSON.stringify(value) } : undefined;
+  return range ? { offset: range[0], remove: range[1] - range[0], before: '', after: '' } : undefined;
 }
 
 /**
  * A new first entry of a block list whose first entry is a map starting on its `-` line, written in the same
  * layout (`-` column, key column): `- name: ROLLSTAMP_HASH` / `value: "…"`, above comment lines that open the list.
  */
-function prependEnvEntry(env: SeqNode, value: string, parent: ParentPair): TextEdit | undefined {
+function prependEnvEntry(env: SeqNode, parent: ParentPair): EditPlan | undefined {
   const first = env.items[0];
   const dash = env.start;
   if (env.flow || !isMapNode(first)) return undefined;
@@ -46,27 +46,27 @@ function prependEnvEntry(env: SeqNode, value: string, parent: ParentPair): TextE
   if (keyColumn === undefined || keyAt === undefined || keyAt <= dash) return undefined;
   const dashColumn = keyColumn - (keyAt - dash); // the key follows the dash on its line, or this is negative
   if (dashColumn < 0) return undefined;
-  const entry = `-${' '.repeat(keyColumn - dashColumn - 1)}name: ${ENV_STAMP_NAME}\n${' '.repeat(keyColumn)}value: ${JSON.stringify(value)}`;
+  const entry = `-${' '.repeat(keyColumn - dashColumn - 1)}name: ${ENV_STAMP_NAME}\n${' '.repeat(keyColumn)}value: `;
   // Comment lines written above the first entry stay with it: insert above them.
   const offset = leadingCommentOffset(parent.map, parent.index, dashColumn) ?? dash;
-  return { offset, remove: 0, insert: `${entry}\n${' '.repeat(dashColumn)}` };
+  return { offset, remove: 0, before: entry, after: `\n${' '.repeat(dashColumn)}` };
 }
 
-function planAnnotationEdit(root: MapNode, path: readonly string[], key: string, value: string): TextEdit | undefined {
+function planAnnotationEdit(root: MapNode, path: readonly string[], key: string): EditPlan | undefined {
   let map = root;
   let parent: ParentPair | undefined;
   for (let i = 0; i < path.length; i++) {
     const pair = childPair(map, path[i]!);
-    if (!pair) return insertEntry(map, parent, path.slice(i), key, value);
-    if (isNullish(pair.value)) return fillEmpty(map, pair, path.slice(i), key, value);
+    if (!pair) return insertEntry(map, parent, path.slice(i), key);
+    if (isNullish(pair.value)) return fillEmpty(map, pair, path.slice(i), key);
     if (!isMapNode(pair.value)) return undefined;
     parent = { map, index: map.items.indexOf(pair) };
     map = pair.value;
   }
   const existing = childPair(map, key);
-  if (!existing) return insertEntry(map, parent, [], key, value);
+  if (!existing) return insertEntry(map, parent, [], key);
   const range = scalarRange(existing.value);
-  return range ? { offset: range[0], remove: range[1] - range[0], insert: JSON.stringify(value) } : undefined;
+  return range ? { offset: range[0], remove: range[1] - range[0], before: '', after: '' } : undefined;
 }
 
 /** The map holding the pair whose value is the map being edited, and that pair's index. */
@@ -76,38 +76,40 @@ interface ParentPair {
 }
 
 /** Inserts the entry (wrapped in the `wrappers` maps) as the first entry of `map`. */
-function insertEntry(map: MapNode, parent: ParentPair | undefined, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
+function insertEntry(map: MapNode, parent: ParentPair | undefined, wrappers: readonly string[], key: string): EditPlan | undefined {
   const open = flowStart(map);
   if (open !== undefined) {
     const k = hasDoubleQuotedKeys(map) ? JSON.stringify : yamlKey; // a JSON document stays JSON
-    const nested = wrappers.reduceRight((inner, w) => `${k(w)}: {${inner}}`, `${k(key)}: ${JSON.stringify(value)}`);
+    // `w1: {w2: {key: ` value `}}`
+    const before = `${wrappers.map((w) => `${k(w)}: {`).join('')}${k(key)}: `;
+    const closing = '}'.repeat(wrappers.length);
     // Before the first key (keeps `{ a: b }` padding as written), or right after `{` when there is none.
     const firstKey = map.items.length > 0 ? scalarRange(map.items[0]!.key)?.[0] : undefined;
     if (map.items.length > 0 && firstKey === undefined) return undefined;
-    return firstKey !== undefined ? { offset: firstKey, remove: 0, insert: `${nested}, ` } : { offset: open + 1, remove: 0, insert: nested };
+    return firstKey !== undefined ? { offset: firstKey, remove: 0, before, after: `${closing}, ` } : { offset: open + 1, remove: 0, before, after: closing };
   }
   const indent = blockIndent(map);
   const first = keyOffset(map);
   if (indent === undefined || first === undefined) return undefined;
   // Comment lines written above the first key stay with it: insert above them.
   const offset = (parent && leadingCommentOffset(parent.map, parent.index, indent)) ?? first;
-  const block = blockLines(wrappers, key, value, indent, childStep(map, indent));
-  return { offset, remove: 0, insert: `${block.slice(indent)}\n${' '.repeat(indent)}` };
+  const block = blockLines(wrappers, key, indent, childStep(map, indent));
+  return { offset, remove: 0, before: block.slice(indent), after: `\n${' '.repeat(indent)}` };
 }
 
 /** Replaces `name:` (empty or `null`) with the map it should hold. */
-function fillEmpty(map: MapNode, pair: PairNode, wrappers: readonly string[], key: string, value: string): TextEdit | undefined {
+function fillEmpty(map: MapNode, pair: PairNode, wrappers: readonly string[], key: string): EditPlan | undefined {
   const indent = blockIndent(map);
   const start = scalarRange(pair.key)?.[0];
   const end = nodeRange(pair.value)?.[1];
   if (indent === undefined || start === undefined || end === undefined || end < start) return undefined;
-  const block = blockLines(wrappers, key, value, indent, childStep(map, indent));
-  return { offset: start, remove: end - start, insert: block.slice(indent) };
+  const block = blockLines(wrappers, key, indent, childStep(map, indent));
+  return { offset: start, remove: end - start, before: block.slice(indent), after: '' };
 }
 
-/** `w1:\n  w2:\n    key: "value"` at `indent`, each level `step` deeper. */
-function blockLines(wrappers: readonly string[], key: string, value: string, indent: number, step: number): string {
-  const lines = [...wrappers.map((w) => `${yamlKey(w)}:`), `${yamlKey(key)}: ${JSON.stringify(value)}`];
+/** `w1:\n  w2:\n    key: ` (the value follows) at `indent`, each level `step` deeper. */
+function blockLines(wrappers: readonly string[], key: string, indent: number, step: number): string {
+  const lines = [...wrappers.map((w) => `${yamlKey(w)}:`), `${yamlKey(key)}: `];
   return lines.map((text, depth) => `${' '.repeat(indent + depth * step)}${text}`).join('\n');
 }
 

@@ -7,7 +7,7 @@ import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize, withOperatorLimits } from '../settings.ts';
-import { applyStamp, type FetchedSources, hasErrors, infoResult, parseResourceList, type Result, serializeResourceList, sortResults } from '../../function/index.ts';
+import { apply, type Config, type FetchedSources, hasErrors, infoResult, parseResourceList, plan, type Plan, type ReadMode, type ResourceList, type Result, serializeResourceList, sortResults } from '../../function/index.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -35,15 +35,13 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   const text = stdin!.text;
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const pass of readModes(io)) {
-    const parsed = parseResourceList(text, pass);
-    if ('results' in parsed) throw new InputError(summarize(parsed.results));
-    const config = withOperatorLimits(configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
-    const hashKey = await loadHashKey(config, io);
-    fetched ??= { sources: await readLiveSources(parsed.rl.items, config, {}, io) };
+    const { rl, planned } = planList(text, pass, io);
+    const hashKey = await loadHashKey(planned.config, io);
+    fetched ??= { sources: await readLiveSources(planned, {}, io) };
     const sources = fetched.sources;
-    const outcome = applyStamp(parsed.rl.items, { config, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    const outcome = apply(planned, { ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
     if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
-    const out = serializeResourceList(parsed.rl, withEmptyNote(outcome.results, parsed.rl.items.length), outcome.changed);
+    const out = serializeResourceList(rl, withEmptyNote(outcome.results, planned.items), outcome.changed);
     if (out === undefined) continue;
     // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
     if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
@@ -51,6 +49,14 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   throw new Error('internal: the ResourceList read in full could not be written');
+}
+
+/** Reads and plans the ResourceList. The items stay inside: once planned, a tree nothing reads again can be freed. */
+function planList(text: string, pass: ReadMode, io: Io): { rl: ResourceList; planned: Plan } {
+  const parsed = parseResourceList(text, pass);
+  if ('results' in parsed) throw new InputError(summarize(parsed.results));
+  const config: Config = withOperatorLimits(configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
+  return { rl: parsed.rl, planned: plan(parsed.items, config) };
 }
 
 /**

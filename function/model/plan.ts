@@ -1,0 +1,61 @@
+// Model: a plan — what one visit of the input found and `apply` consumes: the index of what targets read, each
+// target with its stamp site's state, its current stamp, its dependencies and the planned text edit of its
+// stamp, the Secrets and ConfigMaps to read from the cluster, and the results so far. Types only.
+import type { Config } from './config.ts';
+import type { Dependencies, SourceRef } from './dependencies.ts';
+import type { MapNode } from './nodes.ts';
+import type { KObject, SourceIndex } from './object.ts';
+import type { Result, Subject } from './results.ts';
+import type { EditPlan, StampSite, TargetMode } from './target.ts';
+
+/** A Secret or ConfigMap the plugin should read from the cluster. */
+export interface LiveNeed {
+  /** `Secret/namespace/name`: the key of `fetched`. */
+  id: string;
+  cls: 'Secret' | 'ConfigMap';
+  namespace: string;
+  name: string;
+}
+
+/** One target as planned: everything apply and the writers need of its tree, taken once. */
+export interface PlannedTarget {
+  mode: TargetMode;
+  subject: Subject;
+  site: StampSite;
+  /** Index of the target's item in the planned items: how the writers find what was stamped. */
+  item: number;
+  /** The stamp site can hold a stamp; false when it cannot (the errors are in the results) or was not checked. */
+  siteOk: boolean;
+  /** The stamp at the site now. */
+  previous?: string;
+  /** Dependencies (workloads and Agents), discovered once; undefined when discovery found errors or did not run. */
+  deps?: Dependencies;
+  /** ModelConfigs: the object, hashed as a unit (an Agent that names it uses the same hash). */
+  obj?: KObject;
+  /** Rendered agent Deployments: the Agent whose hash they carry. */
+  agent?: PlannedTarget;
+  /** Where the stamp goes in the source text; undefined when only a fresh rendering can write it. */
+  edit?: EditPlan;
+  /** The item's tree, kept only when its document can be printed again (read by the yaml library). */
+  node?: MapNode;
+}
+
+/** A ModelConfig's references, read once, and the results reading them gave (reported when it is first hashed). */
+export interface ModelConfigPlan {
+  refs: SourceRef[];
+  results: Result[];
+}
+
+export interface Plan {
+  config: Config;
+  /** Secrets, ConfigMaps, producers and kagent objects: what resolving reads (their trees stay). */
+  index: SourceIndex;
+  targets: PlannedTarget[];
+  modelConfigs: Map<KObject, ModelConfigPlan>;
+  /** Sources to read live, by id (`Secret/ns/name`), sorted. */
+  needs: LiveNeed[];
+  /** Results of indexing, selecting, checking stamp sites and discovering (not sorted). */
+  results: Result[];
+  /** How many items were planned. */
+  items: number;
+}

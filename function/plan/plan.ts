@@ -1,0 +1,150 @@
+// Plan stage: one visit of the input, item by item. Each item is indexed; a workload target's stamp site is
+// checked, its current stamp read, its dependencies discovered and its text edit planned while its tree is at
+// hand, so the tree can go with the item. What needs the whole input waits for `finish`: kagent Agents (their
+// tools are other objects), ModelConfigs, and the Deployments rendered for Agents (they take their Agent's
+// hash). Only the trees of Secrets, ConfigMaps, producers and kagent objects stay (resolving reads them), and
+// the trees of targets whose document can be printed again.
+import { discoverDependencies, mergeRefs } from '../discover/index.ts';
+import { modelConfigRefs } from '../discover/kagent.ts';
+import { wantsLiveRead } from '../resolve/index.ts';
+import { emptyIndex, indexObject } from './inventory.ts';
+import { linkAgentDeployments, renderedAgentName, selectTarget } from './targets.ts';
+import { byteOrder } from '../model/order.ts';
+import { NodeReader, type MapNode } from '../model/nodes.ts';
+import { type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
+import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
+import type { Config } from '../model/config.ts';
+import type { SourceUse } from '../model/dependencies.ts';
+import type { LiveNeed, ModelConfigPlan, Plan, PlannedTarget } from '../model/plan.ts';
+import type { Result } from '../model/results.ts';
+import type { EditPlan, StampSite, Target } from '../model/target.ts';
+
+/** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
+export type EditPlanner = (root: MapNode, site: StampSite, key: string) => EditPlan | undefined;
+
+/** A target in input order: planned already, or waiting for the whole input. */
+type Slot = { planned: PlannedTarget } | { target: Target };
+
+/**
+ * Builds a plan from items given in input order (`add`, any number of times), then `finish`.
+ * - The results a target's checks and discovery give are exactly those a hash of it reports: a target whose
+ *   stamp site is wrong is not discovered; a rendered agent Deployment's site is checked only when its Agent
+ *   can be hashed. Results are in the order found (apply sorts them with its own).
+ */
+export class Planner {
+  private readonly results: Result[] = [];
+  private readonly index: SourceIndex = emptyIndex();
+  private readonly slots: Slot[] = [];
+  /** Deployments that may carry an Agent's hash: planned only once every Agent is known. */
+  private readonly candidates: KObject[] = [];
+  private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
+  private readonly planned = new Map<Target, PlannedTarget>();
+  private count = 0;
+
+  constructor(
+    private readonly config: Config,
+    private readonly planEdit: EditPlanner,
+  ) {}
+
+  /** How many items were added: the index the next one gets. */
+  get items(): number {
+    return this.count;
+  }
+
+  add(items: readonly Item[]): void {
+    for (const item of items) {
+      const obj = indexObject(this.index, item, this.count++, this.config, this.results);
+      if (!obj) continue;
+      const candidate = renderedAgentName(obj) !== undefined;
+      if (candidate) this.candidates.push(obj);
+      const target = selectTarget(obj, this.config, this.results);
+      if (!target) continue;
+      // A workload's plan needs nothing but its own tree; a candidate may yet become an agent Deployment.
+      this.slots.push(target.mode === 'workload' && !candidate ? { planned: this.planOne(target) } : { target });
+    }
+  }
+
+  finish(): Plan {
+    const waiting = this.slots.flatMap((s) => ('target' in s ? [s.target] : []));
+    const linked = linkAgentDeployments(waiting, this.candidates);
+    // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
+    let next = 0;
+    const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
+    for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
+    const { config, index, modelConfigs, results } = this;
+    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count };
+  }
+
+  private planModelConfig(obj: KObject): void {
+    if (this.modelConfigs.has(obj)) return;
+    const found: Result[] = [];
+    this.modelConfigs.set(obj, { refs: modelConfigRefs(obj, new NodeReader(obj.subject, found)), results: found });
+  }
+
+  private planOne(target: Target): PlannedTarget {
+    const known = this.planned.get(target);
+    if (known) return known;
+    const { config, results } = this;
+    const { obj, mode, site } = target;
+    const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
+    if (mode !== 'workload') this.planned.set(target, out); // an Agent is planned once for all its Deployments
+    if (mode === 'agent-deployment') {
+      const agent = this.planOne(target.agent!);
+      out.agent = agent;
+      // The Agent reports its own problems; its Deployment is checked only when the Agent can be hashed.
+      if (agent.deps) out.siteOk = checkSite(target, results);
+    } else {
+      out.siteOk = checkSite(target, results);
+    }
+    if (out.siteOk && (mode === 'workload' || mode === 'agent')) {
+      const before = results.length;
+      const deps = discoverDependencies(target, this.index, results, config.maxReferences);
+      if (!results.slice(before).some((r) => r.severity === 'error')) out.deps = deps;
+      for (const ref of out.deps?.objects ?? []) {
+        const found = ref.kind === 'ModelConfig' ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
+        if (found?.length === 1) this.planModelConfig(found[0]!);
+      }
+    }
+    if (mode === 'model-config') {
+      out.obj = obj;
+      this.planModelConfig(obj);
+    }
+    if (out.siteOk) {
+      const previous = currentStamp(obj.item.node, site, config.annotationKey);
+      if (previous !== undefined) out.previous = previous;
+      const edit = this.planEdit(obj.item.node, site, config.annotationKey);
+      if (edit) out.edit = edit;
+      // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
+      if (obj.item.reprintable) out.node = obj.item.node;
+    }
+    return out;
+  }
+}
+
+/** Every node on the way to the stamp must be what a stamp can be written into before anything is written. */
+function checkSite(target: Target, results: Result[]): boolean {
+  return checkStampSite(target.obj.item.node, target.site, new NodeReader(target.obj.subject, results));
+}
+
+/**
+ * Which Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead): those the
+ * targets use. A ModelConfig with more references than ROLLSTAMP_MAX_REFERENCES allows asks for none.
+ */
+function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<KObject, ModelConfigPlan>, index: SourceIndex, config: Config): LiveNeed[] {
+  if (config.live === 'never') return [];
+  const needs = new Map<string, LiveNeed>();
+  const add = (uses: readonly SourceUse[]): void => {
+    for (const use of uses) {
+      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, index, config.live)) {
+        needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
+      }
+    }
+  };
+  for (const t of targets) {
+    if (t.mode === 'model-config') {
+      const refs = modelConfigs.get(t.obj!)?.refs ?? [];
+      if (t.siteOk && refs.length <= config.maxReferences) add(mergeRefs(t.obj!, refs));
+    } else add((t.agent ?? t).deps?.uses ?? []);
+  }
+  return [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
+}

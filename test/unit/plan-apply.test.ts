@@ -1,0 +1,111 @@
+// The core's plan → apply: `plan` reads each tree once (stamp site, current stamp, dependencies, text edit, live
+// needs) and `apply` works from the plan alone — it never reads a target's tree again, so the trees can go.
+// Reading a stream one document at a time gives the documents reading it whole gives.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { apply, parseStream, plan, readConfig, serializeStream, startPlan, streamItems, subsetDocuments, type Config, type StreamDoc } from '../../function/index.ts';
+
+const WORKLOAD = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+    rollstamp.dev/enabled: "true"
+spec:
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        envFrom:
+        - secretRef: {name: db}
+        env:
+        - {name: LEVEL, valueFrom: {configMapKeyRef: {name: remote, key: level}}}
+`;
+const SECRET = 'apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop}\nstringData: {password: CANARY-5eed}\n';
+const STREAM = `${WORKLOAD}---\n${SECRET}`;
+
+function configOf(settings: Record<string, unknown> = {}): Config {
+  const read = readConfig(undefined, settings);
+  if (!('config' in read)) throw new Error(JSON.stringify(read.results));
+  return read.config;
+}
+
+function docsOf(text: string): StreamDoc[] {
+  const r = parseStream(text, 'in.yaml');
+  if (!('docs' in r)) throw new Error('parse failed');
+  return r.docs;
+}
+
+test('apply works from the plan alone: emptying the target tree after planning changes neither hash nor output', () => {
+  const config = configOf();
+  const expected = (() => {
+    const docs = docsOf(STREAM);
+    const outcome = apply(plan(streamItems(docs).items, config));
+    return { hash: outcome.targets[0]!.hash, text: serializeStream(docs, outcome.changed) };
+  })();
+  const docs = docsOf(STREAM);
+  const { items } = streamItems(docs);
+  const planned = plan(items, config);
+  items[0]!.node.items.length = 0; // the workload's tree, gone after planning
+  const outcome = apply(planned);
+  assert.is(outcome.targets.length, 1);
+  assert.is(outcome.targets[0]!.hash, expected.hash);
+  assert.equal([...outcome.changed.keys()], [0], 'stamped items are named by index');
+  assert.is(serializeStream(docs, outcome.changed), expected.text);
+  assert.match(expected.text ?? '', /rollstamp\.dev\/hash: "/);
+  assert.not.match(JSON.stringify(outcome), /CANARY/);
+});
+
+test('a plan lists the live needs once, and apply resolves them from what was fetched (no second planning)', () => {
+  const config = configOf({ live: 'missing' });
+  const planned = plan(streamItems(docsOf(STREAM)).items, config);
+  assert.equal(planned.needs, [{ id: 'ConfigMap/shop/remote', cls: 'ConfigMap', namespace: 'shop', name: 'remote' }]);
+  assert.equal(planned.results.filter((r) => r.severity === 'error'), []);
+  const fetched = new Map([['ConfigMap/shop/remote', new Map([['level', new TextEncoder().encode('info')]])]]);
+  const withLive = apply(planned, { fetched });
+  const remote = withLive.targets[0]!.sources.find((s) => s.name === 'remote');
+  assert.is(remote?.from, 'cluster');
+  const without = apply(planned);
+  assert.is(without.targets[0]!.sources.find((s) => s.name === 'remote')?.from, 'missing');
+  assert.is.not(without.targets[0]!.hash, withLive.targets[0]!.hash, 'the same plan applied twice, with and without the live bytes');
+});
+
+test('planning item by item gives the plan of all items at once', () => {
+  const config = configOf();
+  const wholeDocs = docsOf(STREAM);
+  const whole = apply(plan(streamItems(wholeDocs).items, config));
+  const planner = startPlan(config);
+  const docs: StreamDoc[] = [];
+  for (const d of subsetDocuments(STREAM, 'in.yaml')) {
+    docs.push(d);
+    planner.add(streamItems([d], planner.items).items);
+  }
+  const oneByOne = apply(planner.finish());
+  assert.equal(oneByOne.targets, whole.targets);
+  assert.equal(oneByOne.results, whole.results);
+  assert.is(serializeStream(docs, oneByOne.changed), serializeStream(wholeDocs, whole.changed));
+  assert.match(serializeStream(docs, oneByOne.changed) ?? '', /rollstamp\.dev\/hash: "/);
+});
+
+test('reading one document at a time: the same documents as a whole read, or false when one is outside the subset', () => {
+  const cases = ['# head\n---\nkind: A\n', '\n---\nkind: A\n', 'kind: A\n---\n---\n# x\n', 'kind: A\n# c\n---\nkind: B\n---', '---\nkind: A\n---\nkind: B\n', 'a: |\n  x\n---\nb: 1\n', STREAM];
+  for (const text of cases) {
+    const reader = subsetDocuments(text, 'in.yaml');
+    const docs: StreamDoc[] = [];
+    let step = reader.next();
+    for (; !step.done; step = reader.next()) docs.push(step.value);
+    assert.is(step.value, true, JSON.stringify(text));
+    assert.equal(docs.map((d) => [d.text, d.file]), docsOf(text).map((d) => [d.text, d.file]), JSON.stringify(text));
+  }
+  for (const text of ['kind: A\n---\nx: &a 1\ny: *a\n', '{"kind": "A"}\n']) {
+    const reader = subsetDocuments(text, 'in.yaml');
+    let step = reader.next();
+    while (!step.done) step = reader.next();
+    assert.is(step.value, false, JSON.stringify(text));
+  }
+});
+
+test.run();
