@@ -13,8 +13,9 @@ import { parseArgs } from 'node:util';
 import { asResourceList, asStream, bundleDocuments } from './generate-bundle.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const BUNDLE = join(ROOT, 'dist/rollstamp.js');
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000,50000' }, rounds: { type: 'string', default: '3' }, json: { type: 'string' }, yaml: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000,50000' }, rounds: { type: 'string', default: '3' }, json: { type: 'string' }, yaml: { type: 'boolean', default: false }, bundle: { type: 'string' } } });
+// `--bundle FILE` measures another build (an older release, say) against the same floors.
+const BUNDLE = values.bundle ?? join(ROOT, 'dist/rollstamp.js');
 const sizes = values.sizes.split(',').map(Number);
 const rounds = Number(values.rounds);
 if (sizes.some((n) => !Number.isInteger(n) || n <= 0) || !Number.isInteger(rounds) || rounds <= 0) {
