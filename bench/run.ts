@@ -2,7 +2,7 @@
 // median time as a multiple of the floor (reading the same input and writing it back unchanged), time per
 // object, how per-object time scales, peak RSS against its target, and start-up against bare node. CPU time
 // (user + system, all threads) is printed beside wall time: other load on the machine changes it least.
-// `--sizes 1000,10000,50000`, `--rounds 3`, `--json FILE`, `--yaml` (add a yaml parse + print reference row: slow at 50k). Rounds are interleaved (every case once per round),
+// `--sizes 1000,10000,50000`, `--rounds 3`, `--json FILE`, `--yaml` (add a yaml parse + print reference row: slow at 50k), `--bundle FILE` (measure another build). Rounds are interleaved (every case once per round),
 // so load on a shared machine falls on all cases alike; the output is markdown.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
