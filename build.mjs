@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { slimClientNode } from './plugin/live/client-node-stubs.mjs';
+import { standaloneSchemaValidator } from './function/config/schema-validator-standalone.mjs';
 
 // yaml's package sends the `node` condition to its CommonJS build; its ESM build (`browser/`, same code) bundles
 // without CommonJS wrappers and their start-up cost.
@@ -46,10 +47,11 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Bundled CommonJS dependencies (ajv) and the lazy built-ins call require(); give them a real one.
+  // Bundled CommonJS dependencies (client-node, ajv's runtime helpers) and the lazy built-ins call require(); give them a real one.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
-  plugins: [slimClientNode, yamlEsm, lazyBuiltins],
+  // The functionConfig validator is generated here (ajv standalone code), so ajv itself is not bundled.
+  plugins: [slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
   legalComments: 'none',
   logLevel: 'warning',
 });
