@@ -59,7 +59,8 @@ RUN set -eu; \
 # The node binary alone, for the target architecture (no npm, npx, corepack or yarn come with it).
 FROM ${NODE_IMAGE} AS node
 
-# The final image: Debian slim (glibc, libstdc++ for node), node, helm, kubectl and one JavaScript file.
+# The final image: Debian slim (glibc, libstdc++ for node), node, helm, kubectl and the bundle (dist/: the entry
+# /app/rollstamp.js and the chunks it loads).
 FROM ${DEBIAN_IMAGE}
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="rollstamp" \
@@ -69,7 +70,8 @@ LABEL org.opencontainers.image.title="rollstamp" \
       org.opencontainers.image.licenses="Apache-2.0"
 COPY --from=node /usr/local/bin/node /usr/local/bin/node
 COPY --from=tools /tools/helm /tools/kubectl /usr/local/bin/
-COPY --from=build --chmod=0444 /src/dist/rollstamp.js /app/rollstamp.js
+# 0555, not 0444: BuildKit gives a directory it creates the --chmod mode too, and /app must stay traversable.
+COPY --from=build --chmod=0555 /src/dist/ /app/
 COPY --chmod=0444 LICENSE /app/LICENSE
 # Fails the build (under emulation, for the other architecture) if node or a tool cannot run here.
 RUN ["node", "--version"]

@@ -4,7 +4,6 @@ import { runCli } from './cli.ts';
 import { RollstampError } from './errors.ts';
 import { killChildren, onChildrenRunning } from './exec.ts';
 import type { Io } from './io.ts';
-import { oneLine } from '../function/index.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
@@ -68,6 +67,8 @@ const debug = argv.includes('--debug');
 try {
   process.exitCode = await runCli(argv, io);
 } catch (err) {
+  // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
+  const { oneLine } = await import('../function/index.ts');
   if (err instanceof RollstampError) {
     process.stderr.write(`rollstamp: ${oneLine(err.message)}\n`);
     process.exitCode = err.exitCode;

@@ -1,11 +1,11 @@
 // Config stage: functionConfig (RollstampConfig `spec`, or ConfigMap `data`) → validated settings.
-// ajv checks the schema in schemas/; then semantic rules (the selector grammar). Each problem is one
-// INVALID_CONFIG result naming `spec.field` or `data.field`.
-import { Ajv, type ErrorObject } from 'ajv';
-import schema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
+// The schema in schemas/ is checked (schema-validator.ts); then semantic rules (the selector grammar). Each
+// problem is one INVALID_CONFIG result naming `spec.field` or `data.field`.
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from '../model/constants.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import { parseSelector } from './selector.ts';
+import { compileSchema } from './schema-validator.ts';
 import type { Config, LiveMode, OnMissing, Selector } from '../model/config.ts';
 
 export const DEFAULT_CONFIG: Config = {
@@ -24,7 +24,7 @@ export const DEFAULT_CONFIG: Config = {
 /** The settings as given, before validation: values are whatever the input held. */
 export type RawSettings = Record<string, unknown>;
 
-let validateSchema: ReturnType<Ajv['compile']> | undefined;
+let validateSchema: ValidateFunction | undefined;
 
 /**
  * Reads settings from a functionConfig object (plain JSON, already free of aliases).
@@ -54,7 +54,7 @@ export function readLocatedConfig(
   const from = origin === '' ? '' : `${origin}: `;
   const settings: RawSettings = { ...located.settings, ...overrides };
   // No settings: the schema has nothing to check, so it is not compiled (compiling is most of a small run's set-up).
-  const validate = Object.keys(settings).length === 0 ? undefined : (validateSchema ??= new Ajv({ allErrors: true, strict: true }).compile(schema));
+  const validate = Object.keys(settings).length === 0 ? undefined : (validateSchema ??= compileSchema());
   const ok = validate === undefined || validate({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
   const where = (field: string): string =>

@@ -1,7 +1,7 @@
-// dist/rollstamp.js is what ships: one file that must run with plain `node` and no node_modules. It is
-// copied alone into an empty directory under the OS temp dir and run there: help, version, each command,
+// dist/ is what ships: dist/rollstamp.js and the chunks it loads, which must run with plain `node` and no
+// node_modules. dist/ is copied alone into an empty directory under the OS temp dir and run there: help, version, each command,
 // and the failure contract (exit 1 or 2, nothing on stdout, one `rollstamp: ` line on stderr, no stack).
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,7 +18,7 @@ test.before.each(() => {
   if (dir !== '') return;
   dir = tempDir('bundle');
   script = join(dir, 'rollstamp.js');
-  copyFileSync(BUNDLE, script);
+  cpSync(dirname(BUNDLE), dir, { recursive: true });
 });
 test.after(removeTempDirs);
 
@@ -92,7 +92,9 @@ function assertFails(r: Run, code: number, what: string): void {
 }
 
 test('the bundle sits alone in a temp dir with no node_modules in it or above it', () => {
-  assert.equal(readdirSync(dir), ['rollstamp.js']);
+  const files = readdirSync(dir).sort();
+  assert.ok(files.includes('rollstamp.js') && files.includes('package.json'), files.join(', '));
+  assert.ok(files.every((f) => f === 'rollstamp.js' || f === 'package.json' || /^chunk-\w+\.js$/.test(f)), `only the entry, its chunks and package.json: ${files.join(', ')}`);
   for (let d = dir; ; d = dirname(d)) {
     assert.not.ok(existsSync(join(d, 'node_modules')), `${join(d, 'node_modules')} exists; the bundle must run without it`);
     if (dirname(d) === d) break;

@@ -3,8 +3,8 @@
 // Helm), with the built bundle in place of the download step, `kubectl kustomize` where `kustomize` is not
 // installed, and stubs for `gh` and `curl` that record what would be posted.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
@@ -101,7 +101,7 @@ function runGithub(repo: string, base: string, vars: Record<string, string>): { 
   const job = GITHUB.jobs['rollstamp-diff']!;
   const { bin, log } = stubs();
   const runnerTemp = tempDir('ci-runner');
-  copyFileSync(BUNDLE, join(runnerTemp, 'rollstamp.js')); // what "Get rollstamp" downloads
+  cpSync(dirname(BUNDLE), join(runnerTemp, 'package', 'dist'), { recursive: true }); // what "Get rollstamp" unpacks
   const summary = join(runnerTemp, 'summary.md');
   const context = { 'github.event.pull_request.base.sha': base, 'github.event.pull_request.number': '16', 'github.token': 'test-token', 'github.repository': 'example/shop' };
   const outputs = new Map<string, Map<string, string>>();
@@ -130,7 +130,7 @@ function runGithub(repo: string, base: string, vars: Record<string, string>): { 
 function runGitlab(repo: string, base: string, vars: Record<string, string>, token = 'note-token'): { code: number; stderr: string; artifact: string; posted: string } {
   requireBundle();
   const job = GITLAB['rollstamp-diff']!;
-  assert.ok(job.before_script.every((l) => l.includes('ROLLSTAMP_URL') || l.includes('ROLLSTAMP_SHA256')), 'before_script only downloads and checks rollstamp');
+  assert.ok(job.before_script.every((l) => /ROLLSTAMP_(URL|SHA256)|^tar -xzf "\$ROLLSTAMP_TGZ" /.test(l)), 'before_script only downloads, checks and unpacks rollstamp');
   const { bin, log } = stubs();
   const home = tempDir('ci-gitlab');
   const env = {

@@ -111,7 +111,9 @@ test('the build installs what package-lock.json and .npmrc say, and the image ru
   const build = stages.find((s) => s.name === 'build')!;
   assert.ok(build.lines.includes('COPY package.json package-lock.json .npmrc ./'));
   assert.ok(build.lines.some((l) => l.startsWith('RUN npm ci ')));
-  assert.ok(final.lines.includes('COPY --from=build --chmod=0444 /src/dist/rollstamp.js /app/rollstamp.js'));
+  // All of dist/ (the entry /app/rollstamp.js, its chunks, the package.json that makes them ES modules), read-only,
+  // with /app traversable.
+  assert.ok(final.lines.includes('COPY --from=build --chmod=0555 /src/dist/ /app/'));
   assert.ok(final.lines.includes('USER 999:999'));
   assert.ok(final.lines.includes('ENV HOME=/tmp'));
   assert.is(final.lines.at(-1), 'ENTRYPOINT ["node", "/app/rollstamp.js"]');

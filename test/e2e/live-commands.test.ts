@@ -193,7 +193,7 @@ test('fn reads live with functionConfig live: missing and KUBECONFIG', async () 
   }
 });
 
-test('the built bundle reads live too (the lazily loaded reader and client-node are in dist/rollstamp.js)', async () => {
+test('the built bundle reads live too (the lazily loaded reader and client-node are in a chunk of dist/)', async () => {
   if (!pki) return;
   const env = await cluster();
   try {

@@ -1,7 +1,7 @@
 // The README's "Use it" commands run as written, in order, from a copy of the repository root (examples/ and
 // the built bundle), through bash with pipefail: each exits 0 and does what its comment says. A line that
 // needs kubectl, helm or kpt follows the e2e rule for missing tools (skipped locally, failing in CI).
-import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { obtainHelm } from '../support/helm.ts';
@@ -20,8 +20,7 @@ function workdir(): string {
   requireBundle();
   dir = tempDir('readme');
   cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
-  mkdirSync(join(dir, 'dist'));
-  copyFileSync(BUNDLE, join(dir, 'dist', 'rollstamp.js'));
+  cpSync(dirname(BUNDLE), join(dir, 'dist'), { recursive: true });
   return dir;
 }
 

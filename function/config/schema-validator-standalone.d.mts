@@ -1,0 +1,6 @@
+// Types of schema-validator-standalone.mjs, for the test that compares it with schema-validator.ts.
+import type { Plugin } from 'esbuild';
+
+export declare const AJV_OPTIONS: { allErrors: boolean; strict: boolean };
+export declare function standaloneValidatorSource(): string;
+export declare const standaloneSchemaValidator: Plugin;
