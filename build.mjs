@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { slimClientNode } from './plugin/live/client-node-stubs.mjs';
-import { standaloneSchemaValidator } from './function/config/schema-validator-standalone.mjs';
+import { standaloneSchemaValidator } from './build/schema-validator.mjs';
 
 // yaml's package sends the `node` condition to its CommonJS build; its ESM build (`browser/`, same code) bundles
 // without CommonJS wrappers and their start-up cost.

@@ -1,6 +1,6 @@
 // The functionConfig schema check (schemas/rollstamp-config.schema.json), compiled by ajv when first needed.
 // The bundle does not ship this module: build.mjs puts the same validator, generated ahead of time by
-// schema-validator-standalone.mjs, in its place, so ajv is neither shipped nor compiled at start-up.
+// build/schema-validator.mjs, in its place, so ajv is neither shipped nor compiled at start-up.
 import { Ajv, type ValidateFunction } from 'ajv';
 import schema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
 

@@ -1,5 +1,5 @@
 // The bundle checks functionConfig with a validator generated ahead of time (function/config/
-// schema-validator-standalone.mjs, via build.mjs's plugin); in-source runs compile the same schema with ajv
+// build/schema-validator.mjs, via build.mjs's plugin); in-source runs compile the same schema with ajv
 // (schema-validator.ts). Both must give the same verdicts and the same errors — so the same INVALID_CONFIG
 // results — on every config fixture and example and on a set of bad settings; the CLI must print the same
 // INVALID_CONFIG lines either way.
@@ -14,7 +14,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ValidateFunction } from 'ajv';
 import { locateSettings, readConfig } from '../../function/config/config.ts';
 import { AJV_OPTIONS, compileSchema } from '../../function/config/schema-validator.ts';
-import { AJV_OPTIONS as STANDALONE_OPTIONS, standaloneSchemaValidator } from '../../function/config/schema-validator-standalone.mjs';
+import { AJV_OPTIONS as STANDALONE_OPTIONS, standaloneSchemaValidator } from '../../build/schema-validator.mjs';
 import { BUNDLE, ROOT, runInProcess } from '../support/run-cli.ts';
 
 const CONFIG_DIR = join(ROOT, 'function/config');

@@ -1,4 +1,4 @@
-// Build-time twin of schema-validator.ts: the same ajv validator, generated as standalone JavaScript, so the
+// Build-time twin of function/config/schema-validator.ts: the same ajv validator, generated as standalone JavaScript, so the
 // bundle carries a few KB of generated checks instead of ajv (~250 KB compiled at every start-up).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 /** Same options as schema-validator.ts (AJV_OPTIONS), plus code generation; a test holds the two equal. */
 export const AJV_OPTIONS = { allErrors: true, strict: true };
 
-const SCHEMA = new URL('../../schemas/rollstamp-config.schema.json', import.meta.url);
+const SCHEMA = new URL('../schemas/rollstamp-config.schema.json', import.meta.url);
 
 /** ESM source whose default export is the validate function. It require()s ajv's small runtime helpers. */
 export function standaloneValidatorSource() {
@@ -20,7 +20,7 @@ export function standaloneValidatorSource() {
 export const standaloneSchemaValidator = {
   name: 'standalone-schema-validator',
   setup(b) {
-    const dir = fileURLToPath(new URL('.', import.meta.url));
+    const dir = fileURLToPath(new URL('../function/config/', import.meta.url));
     b.onResolve({ filter: /^\.\/schema-validator\.ts$/ }, (args) =>
       args.resolveDir === dir.replace(/\/$/, '') ? { path: 'schema-validator', namespace: 'standalone-validator' } : undefined,
     );

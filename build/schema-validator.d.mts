@@ -1,4 +1,4 @@
-// Types of schema-validator-standalone.mjs, for the test that compares it with schema-validator.ts.
+// Types of build/schema-validator.mjs, for the test that compares it with function/config/schema-validator.ts.
 import type { Plugin } from 'esbuild';
 
 export declare const AJV_OPTIONS: { allErrors: boolean; strict: boolean };
