@@ -1,5 +1,6 @@
-// Target kinds, kagent versions: which kagent kinds and API versions rollstamp may write into (the rest pass through). Only the versions a
-// released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag v0.10.0-rc3 = 7c52fffed:
+// Target kinds, kagent versions: which kagent kinds and API versions rollstamp may write into; the rest pass
+// through. Only the versions a released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag
+// v0.10.0-rc3 = 7c52fffed:
 // go/api/config/crd/bases/kagent.dev_{agents,modelconfigs,sandboxagents,agentharnesses}.yaml `versions[].name`).
 // Anything newer (kagent main serves kagent.dev/v1alpha3, where SandboxAgentSpec has no `deployment` and the
 // AgentTemplate/Harness API rebuilds agents from immutable revisions that track their Secrets) passes through
