@@ -1,44 +1,20 @@
-// Discover stage entry: a target's references, merged per source object.
-import { agentRefs, modelConfigRefs } from './kagent.ts';
+// Discover stage entry: a target's references, bounded and merged per source object. What each kind of
+// target references is read by its kind (kinds/) with this stage's readers (pod-spec.ts, kagent.ts, …).
 import { errorResult, type Result } from '../model/results.ts';
-import { NodeReader } from '../model/nodes.ts';
 import { byteOrder } from '../model/order.ts';
-import { annotationRefs } from './annotations.ts';
-import { podSpecRefs } from './pod-spec.ts';
-import type { Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
-import { type KObject, type SourceIndex, sourceId } from '../model/object.ts';
-import type { Target } from '../model/target.ts';
+import type { AgentRefs, Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
+import { type KObject, sourceId } from '../model/object.ts';
 
 /**
- * The dependencies of a target (for a rendered agent Deployment: its Agent's).
+ * The dependencies of a target from the references its kind found (kinds/, TargetKind.dependencies).
  * - More than `maxReferences` references (before merging) is one TOO_MANY_REFERENCES error and no
  *   dependencies: the work (and, with live reads, the requests) per target stays bounded (#12).
  */
-export function discoverDependencies(target: Target, inventory: SourceIndex, results: Result[], maxReferences: number): Dependencies {
-  const { obj } = target;
-  const reader = new NodeReader(obj.subject, results);
-  const capped = (refs: readonly SourceRef[], objects: Dependencies['objects']): Dependencies => {
-    if (refs.length + objects.length <= maxReferences) return { uses: mergeRefs(obj, refs), objects };
-    const message = `names more than ${maxReferences} Secrets, ConfigMaps and objects (pod spec, rollstamp.dev/secrets and rollstamp.dev/configmaps together); the limit is ROLLSTAMP_MAX_REFERENCES`;
-    results.push(errorResult('TOO_MANY_REFERENCES', message, obj.subject));
-    return { uses: [], objects: [] };
-  };
-  switch (target.mode) {
-    case 'agent': {
-      const found = agentRefs(obj, reader, inventory);
-      return capped(found.refs, found.objects);
-    }
-    case 'model-config':
-      return capped(modelConfigRefs(obj, reader), []);
-    case 'agent-deployment':
-      return discoverDependencies(target.agent!, inventory, results, maxReferences);
-    case 'workload': {
-      const templatePath = target.templatePath ?? [];
-      const spec = reader.mapIn(obj.item.node, [], [...templatePath, 'spec']);
-      const podRefs = spec ? podSpecRefs(spec, [...templatePath, 'spec'], reader) : [];
-      return capped([...podRefs, ...annotationRefs(obj, results, Math.max(0, maxReferences - podRefs.length))], []);
-    }
-  }
+export function discoverDependencies(obj: KObject, found: AgentRefs, results: Result[], maxReferences: number): Dependencies {
+  if (found.refs.length + found.objects.length <= maxReferences) return { uses: mergeRefs(obj, found.refs), objects: found.objects };
+  const message = `names more than ${maxReferences} Secrets, ConfigMaps and objects (pod spec, rollstamp.dev/secrets and rollstamp.dev/configmaps together); the limit is ROLLSTAMP_MAX_REFERENCES`;
+  results.push(errorResult('TOO_MANY_REFERENCES', message, obj.subject));
+  return { uses: [], objects: [] };
 }
 
 /** Merges references to the same object: keys union, whole if any is whole, optional only if all are. */

@@ -1,15 +1,16 @@
 // Hash stage over planned targets: resolves each dependency the plan discovered, digests it (scheme v1), and
-// combines the digests into the target's hash. A kagent ModelConfig is hashed once, as a unit, and enters each
-// Agent as one dependency.
+// combines the digests into the target's hash, as the target's kind says (kinds/ HashRule). An object hashed
+// as a unit (a ModelConfig) is hashed once and enters each target that names it as one dependency.
 import { mergeRefs } from '../discover/index.ts';
+import { kindOf, unitKindFor } from '../kinds/index.ts';
 import { formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
-import { kagentSecretHash, type KagentSecret } from './kagent-scheme.ts';
+import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
-import { errorResult, result, warningResult, type Subject } from '../model/results.ts';
+import { errorResult, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
-import type { ObjectRef, Resolution, SourceRef, SourceUse } from '../model/dependencies.ts';
+import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts';
 import { type KObject, relatedId } from '../model/object.ts';
 import type { ModelConfigPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
@@ -23,7 +24,7 @@ export interface HashContext extends ResolveContext {
   modelConfigPlans: ReadonlyMap<KObject, ModelConfigPlan>;
   /** ModelConfig hashes by object, so each is computed and reported once. */
   modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
-  /** Agent reports, which rendered agent Deployments repeat. */
+  /** Reports of targets that are not local (Agents), which the targets carrying their hash repeat. */
   agents: Map<PlannedTarget, TargetReport | undefined>;
   /** Also digest each selected key on its own (scheme v1 source message with that one key). Default: false. */
   keyDigests?: boolean;
@@ -31,35 +32,33 @@ export interface HashContext extends ResolveContext {
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
 export function hashTarget(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
-  switch (target.mode) {
-    case 'agent':
-      return agentReport(target, ctx);
-    case 'agent-deployment': {
-      // A Deployment rendered for an Agent carries exactly its Agent's hash (and the Agent reports any problem).
-      const agent = agentReport(target.agent!, ctx);
-      return agent && target.siteOk ? targetReport(target, agent.hash, agent.sources, ctx.config) : undefined;
+  switch (kindOf(target.mode).hash) {
+    case 'dependencies':
+      return sharedReport(target, ctx);
+    case 'carried': {
+      // Exactly the hash of the target it carries (a rendered Deployment, its Agent's; that one reports problems).
+      const carried = sharedReport(target.agent!, ctx);
+      return carried && target.siteOk ? targetReport(target, carried.hash, carried.sources, ctx.config) : undefined;
     }
-    case 'model-config': {
+    case 'unit': {
       if (!target.siteOk) return undefined;
       const before = ctx.results.length;
-      const mc = modelConfigHash(target.obj!, ctx);
+      const unit = unitHash(target.obj!, ctx);
       if (errorsSince(ctx, before)) return undefined;
-      const hasher = ctx.config.hashScheme === 'kagent' ? { ...ctx.hasher, algorithm: 'sha256' as const } : ctx.hasher;
-      return targetReport(target, formatDigest(hasher, mc.digest), mc.sources, ctx.config);
+      return targetReport(target, formatDigest(unitHasher(ctx), unit.digest), unit.sources, ctx.config);
     }
-    case 'workload':
-      return dependencyReport(target, ctx);
   }
 }
 
-/** An Agent's report, computed once (its rendered Deployments repeat it). */
-function agentReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
+/** A target's report over its dependencies; computed once for a target that is not local (others carry it). */
+function sharedReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
+  if (kindOf(target.mode).local) return dependencyReport(target, ctx);
   if (!ctx.agents.has(target)) ctx.agents.set(target, dependencyReport(target, ctx));
   return ctx.agents.get(target);
 }
 
 /**
- * The target hash over everything the target depends on: its sources and the kagent objects it names. None
+ * The target hash over everything the target depends on: its sources and the objects it names. None
  * when the plan found its stamp site or its references wrong (the errors are in the plan's results).
  */
 function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
@@ -117,9 +116,9 @@ function sourceInput(use: SourceUse, resolution: Resolution): SourceInput {
 }
 
 /**
- * kagent objects an Agent names: a ModelConfig enters with its own hash; a RemoteMCPServer's Secrets are
- * already among the uses. Any of them missing from the input enters as a "missing" marker (so its
- * appearance changes the hash) and follows onMissing.
+ * Objects a target names: one hashed as a unit (a ModelConfig) enters with its own hash; the Secrets of
+ * others (a RemoteMCPServer) are already among the uses. Any of them missing from the input enters as a
+ * "missing" marker (so its appearance changes the hash) and follows onMissing.
  */
 function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
   const reports: SourceReport[] = [];
@@ -137,8 +136,8 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
       continue;
     }
     if (found) {
-      if (ref.kind !== 'ModelConfig') continue; // its Secrets are among the uses; nothing else of it reaches the pod
-      const mc = modelConfigHash(found[0]!, ctx);
+      if (!unitKindFor(ref.kind)) continue; // its Secrets are among the uses; nothing else of it reaches the pod
+      const mc = unitHash(found[0]!, ctx);
       reports.push({ ...base, from: 'bundle', digest: formatDigest(ctx.hasher, mc.digest), sources: mc.sources });
       digests.push({ id, digest: mc.digest });
       continue;
@@ -155,47 +154,20 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
 }
 
 /**
- * A ModelConfig's hash: scheme v1 (the target hash over its own sources, keyed when a hash key is set), or
- * with `hashScheme: kagent` kagent's status.secretHash. Computed once per ModelConfig.
+ * The hash of an object hashed as a unit (a ModelConfig): scheme v1 (the target hash over its own sources,
+ * keyed when a hash key is set), or with `hashScheme: kagent` kagent's status.secretHash. Computed once.
  */
-function modelConfigHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
+function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
   const cached = ctx.modelConfigs.get(obj);
   if (cached) return cached;
   const planned = ctx.modelConfigPlans.get(obj);
-  if (!planned) throw new Error('internal: a ModelConfig was hashed that the plan did not read');
+  if (!planned) throw new Error('internal: a unit was hashed that the plan did not read');
   ctx.results.push(...planned.results);
   const { refs } = planned;
   const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
-  const digest = ctx.config.hashScheme === 'kagent' ? kagentSecretHash(kagentInputs(obj, refs, ctx)) : ctx.hasher.digest(targetMessage(digests));
+  const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? ctx.hasher.digest(targetMessage(digests));
   const out = { digest, sources: reports };
   ctx.modelConfigs.set(obj, out);
-  return out;
-}
-
-/**
- * kagent's inputs, in its order (API key, CA, Foundry endpoint; one entry per reference, so a Secret named
- * twice counts twice): every data key of each Secret it finds, only the selected key of the ConfigMap.
- */
-function kagentInputs(obj: KObject, refs: readonly SourceRef[], ctx: HashContext): KagentSecret[] {
-  const out: KagentSecret[] = [];
-  for (const use of refs.map((ref) => mergeRefs(obj, [ref])[0]!)) {
-    if (use.fields[0] === 'spec.apiKeySecretRef') {
-      // kagent reads ModelConfigs through its v1alpha2 type, which has no apiKeySecretRef and no conversion
-      // (go/api/v1alpha2/modelconfig_types.go; kagent.dev_modelconfigs.yaml has no spec.conversion).
-      const why = "hashScheme kagent: kagent reads ModelConfigs as kagent.dev/v1alpha2, which has no apiKeySecretRef, so its status.secretHash leaves that Secret out";
-      ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.fields[0]));
-      continue;
-    }
-    const resolution = resolveFor(use, ctx);
-    if ('produced' in resolution) {
-      const why = `hashScheme kagent: ${use.cls} ${use.namespace}/${use.name} is made by ${resolution.produced.producer}, whose values are not in the input; kagent's hash covers them (read them with live: always)`;
-      ctx.results.push(warningResult('UNMATCHABLE_KAGENT_HASH', why, obj.subject, use.requiredField ?? use.fields[0]));
-    }
-    if (!('entries' in resolution)) continue; // kagent skips objects it cannot find
-    const namespacedName = `${use.namespace}/${use.name}`;
-    if (use.cls === 'Secret') out.push({ namespacedName, data: resolution.entries });
-    else out.push({ namespacedName, data: new Map([...use.keys.keys()].map((k) => [k, resolution.entries.get(k) ?? new Uint8Array()])) });
-  }
   return out;
 }
 

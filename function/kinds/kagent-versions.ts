@@ -1,11 +1,15 @@
-// Target stage for kagent: which kagent kinds and API versions rollstamp may write into. Only the versions a
-// released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag v0.10.0-rc3 = 7c52fffed:
+// Target kinds, kagent versions: which kagent kinds and API versions rollstamp may write into; the rest pass
+// through. Only the versions a released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag
+// v0.10.0-rc3 = 7c52fffed:
 // go/api/config/crd/bases/kagent.dev_{agents,modelconfigs,sandboxagents,agentharnesses}.yaml `versions[].name`).
 // Anything newer (kagent main serves kagent.dev/v1alpha3, where SandboxAgentSpec has no `deployment` and the
 // AgentTemplate/Harness API rebuilds agents from immutable revisions that track their Secrets) passes through
 // untouched: a field written there would be pruned or rejected by the API server.
 
-/** What this module reads of an object (an inventory KObject has it): no import of the inventory's types. */
+import type { PassThrough } from './kind.ts';
+import { infoResult, warningResult } from '../model/results.ts';
+
+/** What this module reads of an object (an inventory KObject has it). */
 interface KindAndVersion {
   group: string;
   kind: string;
@@ -47,6 +51,18 @@ export function unsupportedVersionMessage(obj: KindAndVersion): string {
   const newer = !['v1alpha1', 'v1alpha2'].includes(version) ? "; in kagent's newer API, kagent's own revisions handle Secret changes" : '';
   return `${obj.apiVersion} ${obj.kind} is not supported yet (${served}): passed through unchanged${newer}`;
 }
+
+/**
+ * kagent objects that are never written, with the result that says why: an unreleased or unknown API version
+ * (a field added there is pruned or rejected, #13), and an AgentHarness (nothing of it rolls).
+ */
+export const kagentPassThrough: PassThrough = (obj, config) => {
+  if (config.kagent !== 'enabled') return undefined;
+  const support = kagentVersionSupport(obj);
+  if (support === 'unsupported') return warningResult('UNSUPPORTED_KAGENT_VERSION', unsupportedVersionMessage(obj), obj.subject);
+  if (support === 'supported' && obj.kind === 'AgentHarness') return infoResult('NO_AUTOMATIC_ROLLOUT', HARNESS_NOT_STAMPED, obj.subject);
+  return undefined;
+};
 
 /**
  * Why an AgentHarness (kagent.dev/v1alpha2) is not stamped. kagent builds one ActorTemplate per harness

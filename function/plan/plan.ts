@@ -1,14 +1,14 @@
 // Plan stage: one visit of the input, item by item. Each item is indexed; a workload target's stamp site is
 // checked, its current stamp read, its dependencies discovered and its text edit planned while its tree is at
-// hand, so the tree can go with the item. What needs the whole input waits for `finish`: kagent Agents (their
-// tools are other objects), ModelConfigs, and the Deployments rendered for Agents (they take their Agent's
-// hash). Only the trees of Secrets, ConfigMaps, producers and kagent objects stay (resolving reads them), and
-// the trees of targets whose document can be printed again.
+// hand, so the tree can go with the item. What needs the whole input waits for `finish`: targets of kinds that
+// are not local (kinds/; a kagent Agent's tools are other objects), objects hashed as units, and targets that
+// carry another's hash. Only the trees of Secrets, ConfigMaps, producers and kagent objects stay (resolving
+// reads them), and the trees of targets whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { modelConfigRefs } from '../discover/kagent.ts';
+import { kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
-import { linkAgentDeployments, renderedAgentName, selectTarget } from './targets.ts';
+import { selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
@@ -35,7 +35,7 @@ export class Planner {
   private readonly results: Result[] = [];
   private readonly index: SourceIndex = emptyIndex();
   private readonly slots: Slot[] = [];
-  /** Deployments that may carry an Agent's hash: planned only once every Agent is known. */
+  /** Objects that may carry another target's hash: planned only once every target is known. */
   private readonly candidates: KObject[] = [];
   private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
   private readonly planned = new Map<Target, PlannedTarget>();
@@ -55,18 +55,19 @@ export class Planner {
     for (const item of items) {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
-      const candidate = renderedAgentName(obj) !== undefined;
+      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
       const target = selectTarget(obj, this.config, this.results);
       if (!target) continue;
-      // A workload's plan needs nothing but its own tree; a candidate may yet become an agent Deployment.
-      this.slots.push(target.mode === 'workload' && !candidate ? { planned: this.planOne(target) } : { target });
+      // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
+      this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
   }
 
   finish(): Plan {
     const waiting = this.slots.flatMap((s) => ('target' in s ? [s.target] : []));
-    const linked = linkAgentDeployments(waiting, this.candidates);
+    let linked = waiting;
+    for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates);
     // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
     let next = 0;
     const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
@@ -75,10 +76,11 @@ export class Planner {
     return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count };
   }
 
-  private planModelConfig(obj: KObject): void {
+  /** An object hashed as a unit (a ModelConfig): its references, read once. */
+  private planUnit(obj: KObject, kind: TargetKind): void {
     if (this.modelConfigs.has(obj)) return;
     const found: Result[] = [];
-    this.modelConfigs.set(obj, { refs: modelConfigRefs(obj, new NodeReader(obj.subject, found)), results: found });
+    this.modelConfigs.set(obj, { refs: kind.unitRefs!(obj, new NodeReader(obj.subject, found)), results: found });
   }
 
   private planOne(target: Target): PlannedTarget {
@@ -86,28 +88,31 @@ export class Planner {
     if (known) return known;
     const { config, results } = this;
     const { obj, mode, site } = target;
+    const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
-    if (mode !== 'workload') this.planned.set(target, out); // an Agent is planned once for all its Deployments
-    if (mode === 'agent-deployment') {
+    if (!kind.local) this.planned.set(target, out); // an Agent is planned once for all targets that carry its hash
+    if (kind.hash === 'carried') {
       const agent = this.planOne(target.agent!);
       out.agent = agent;
-      // The Agent reports its own problems; its Deployment is checked only when the Agent can be hashed.
+      // The carried target reports its own problems; this one is checked only when that one can be hashed.
       if (agent.deps) out.siteOk = checkSite(target, results);
     } else {
       out.siteOk = checkSite(target, results);
     }
-    if (out.siteOk && (mode === 'workload' || mode === 'agent')) {
+    if (out.siteOk && kind.dependencies) {
       const before = results.length;
-      const deps = discoverDependencies(target, this.index, results, config.maxReferences);
+      const found = kind.dependencies(target, new NodeReader(obj.subject, results), this.index, config.maxReferences);
+      const deps = discoverDependencies(obj, found, results, config.maxReferences);
       if (!results.slice(before).some((r) => r.severity === 'error')) out.deps = deps;
       for (const ref of out.deps?.objects ?? []) {
-        const found = ref.kind === 'ModelConfig' ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
-        if (found?.length === 1) this.planModelConfig(found[0]!);
+        const unit = unitKindFor(ref.kind);
+        const named = unit ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
+        if (unit && named?.length === 1) this.planUnit(named[0]!, unit);
       }
     }
-    if (mode === 'model-config') {
+    if (kind.hash === 'unit') {
       out.obj = obj;
-      this.planModelConfig(obj);
+      this.planUnit(obj, kind);
     }
     if (out.siteOk) {
       const previous = currentStamp(obj.item.node, site, config.annotationKey);
@@ -141,7 +146,7 @@ function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<
     }
   };
   for (const t of targets) {
-    if (t.mode === 'model-config') {
+    if (kindOf(t.mode).hash === 'unit') {
       const refs = modelConfigs.get(t.obj!)?.refs ?? [];
       if (t.siteOk && refs.length <= config.maxReferences) add(mergeRefs(t.obj!, refs));
     } else add((t.agent ?? t).deps?.uses ?? []);

@@ -20,14 +20,15 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   model: [],
   config: ['model'],
   read: ['model'],
-  kinds: ['model', 'config'],
-  discover: ['model', 'config', 'kinds'],
+  discover: ['model', 'config'],
+  // A target kind is one module: its selection and stamp site, and what it references, read with discover/.
+  kinds: ['model', 'config', 'discover'],
   resolve: ['model'],
-  plan: ['model', 'config', 'kinds', 'discover', 'resolve'],
-  hash: ['model', 'config', 'discover', 'resolve', 'plan'],
+  plan: ['model', 'config', 'discover', 'kinds', 'resolve'],
+  hash: ['model', 'config', 'discover', 'kinds', 'resolve', 'plan'],
   write: ['model', 'read'],
   compare: ['model', 'hash'],
-  index: ['model', 'config', 'read', 'kinds', 'discover', 'resolve', 'plan', 'hash', 'write', 'compare'],
+  index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare'],
 };
 /** Node modules the core may use: hashing and bytes only (no fs, no env, no clock, no network). */
 const CORE_NODE_MODULES = new Set(['node:crypto', 'node:buffer']);

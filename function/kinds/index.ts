@@ -1,0 +1,39 @@
+// Target kinds registry: every kind of object rollstamp stamps, one module each behind TargetKind (kind.ts),
+// and the objects it never writes. Selection tries the kinds in this order; the first that matches decides.
+import { kagentAgents } from './kagent-agent.ts';
+import { renderedAgentDeployments } from './kagent-deployment.ts';
+import { kagentModelConfigs } from './kagent-model-config.ts';
+import { kagentPassThrough } from './kagent-versions.ts';
+import { workloads } from './workloads.ts';
+import type { Config } from '../model/config.ts';
+import type { KObject } from '../model/object.ts';
+import type { TargetMode } from '../model/target.ts';
+import type { PassThrough, Selection, TargetKind } from './kind.ts';
+
+export type { Found, HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
+
+export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments];
+
+/** Checked before any kind: objects whose kind or version rollstamp must not write into. */
+export const PASS_THROUGH: readonly PassThrough[] = [kagentPassThrough];
+
+const BY_MODE: ReadonlyMap<TargetMode, TargetKind> = new Map(TARGET_KINDS.map((k) => [k.mode, k]));
+
+/** How an object is selected: the selection of the first kind it matches, if any. */
+export function selectionFor(obj: KObject, config: Config): Selection | undefined {
+  for (const kind of TARGET_KINDS) if (kind.select?.matches(obj, config)) return kind.select;
+  return undefined;
+}
+
+/** The kind of a target, by its mode. */
+export function kindOf(mode: TargetMode): TargetKind {
+  const kind = BY_MODE.get(mode);
+  if (!kind) throw new Error(`internal: no target kind for mode ${mode}`);
+  return kind;
+}
+
+/** The `unit` kind hashing objects of this Kubernetes kind (a dependency naming one takes its hash), if any. */
+export const unitKindFor = (kubernetesKind: string): TargetKind | undefined => TARGET_KINDS.find((k) => k.unitKind === kubernetesKind);
+
+/** Kinds whose targets are linked to others once every target is known. */
+export const LINKED_KINDS: readonly TargetKind[] = TARGET_KINDS.filter((k) => k.link !== undefined);

@@ -1,0 +1,49 @@
+// Target kinds: the interface each kind of stamped object implements. Selecting, planning and hashing ask
+// the kind (kinds/index.ts has the registry); they do not name kinds. A new kind is one module and one row.
+import type { Config } from '../model/config.ts';
+import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
+import type { NodeReader } from '../model/nodes.ts';
+import type { KObject, SourceIndex } from '../model/object.ts';
+import type { Result } from '../model/results.ts';
+import type { Target, TargetMode } from '../model/target.ts';
+
+/**
+ * How a target's hash is made:
+ * - `dependencies`: over the Secrets, ConfigMaps and objects `dependencies` finds;
+ * - `unit`: over the object's own references (`unitRefs`), once per object; a target that names the object
+ *   among its dependencies takes that hash as one dependency;
+ * - `carried`: exactly the hash of another target (`Target.agent`), linked once the whole input is read.
+ */
+export type HashRule = 'dependencies' | 'unit' | 'carried';
+
+/** What a target's hash covers, before merging: source references and the objects it names. */
+export type Found = AgentRefs;
+
+export interface TargetKind {
+  readonly mode: TargetMode;
+  readonly hash: HashRule;
+  /** Planned from its own tree as it is read; false: planned once the whole input is read (other objects count). */
+  readonly local: boolean;
+  /** How objects are selected as targets of this kind; none for `carried` kinds, which are linked (`link`). */
+  readonly select?: Selection;
+  /** `dependencies` kinds: the references the hash covers; `maxReferences` bounds what annotations may add. */
+  dependencies?(target: Target, reader: NodeReader, inventory: SourceIndex, maxReferences: number): Found;
+  /** `unit` kinds: the object kind a dependency names, and the references of one such object. */
+  readonly unitKind?: string;
+  unitRefs?(obj: KObject, reader: NodeReader): SourceRef[];
+  /** `carried` kinds: whether an object may carry another target's hash, and the linking (see Planner.finish). */
+  candidate?(obj: KObject): boolean;
+  link?(targets: Target[], candidates: readonly KObject[]): Target[];
+}
+
+export interface Selection {
+  /** Whether the object is of this kind (the first kind in the registry that matches decides). */
+  matches(obj: KObject, config: Config): boolean;
+  /** Whether an object of this kind without a `rollstamp.dev/enabled` label or annotation is selected. */
+  byDefault(obj: KObject, config: Config): boolean;
+  /** The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. */
+  read(obj: KObject, results: Result[]): Target | undefined;
+}
+
+/** An object never written whatever its labels say: the result that says why (not reported when opted out). */
+export type PassThrough = (obj: KObject, config: Config) => Result | undefined;

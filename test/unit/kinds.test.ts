@@ -1,0 +1,41 @@
+// The target kinds registry: one kind per target mode, each with the members its hash rule needs, and the
+// generic selecting and hashing stages naming no kind (a new kind is a module in function/kinds/, not a branch).
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { kindOf, LINKED_KINDS, TARGET_KINDS, unitKindFor } from '../../function/kinds/index.ts';
+import type { TargetMode } from '../../function/model/target.ts';
+
+const MODES: readonly TargetMode[] = ['workload', 'agent', 'model-config', 'agent-deployment'];
+
+test('every target mode has exactly one kind, found by its mode', () => {
+  assert.equal(TARGET_KINDS.map((k) => k.mode).sort(), [...MODES].sort());
+  for (const mode of MODES) assert.is(kindOf(mode).mode, mode);
+});
+
+test("each kind has what its hash rule needs, and carried kinds are linked, not selected", () => {
+  for (const kind of TARGET_KINDS) {
+    const where = `kind ${kind.mode}`;
+    assert.is(kind.dependencies !== undefined, kind.hash === 'dependencies', `${where}: dependencies`);
+    assert.is(kind.unitRefs !== undefined && kind.unitKind !== undefined, kind.hash === 'unit', `${where}: unitRefs`);
+    assert.is(kind.link !== undefined && kind.candidate !== undefined, kind.hash === 'carried', `${where}: link`);
+    assert.is(kind.select === undefined, kind.hash === 'carried', `${where}: select`);
+  }
+  assert.equal(LINKED_KINDS.map((k) => k.mode), ['agent-deployment']);
+  assert.is(unitKindFor('ModelConfig')?.mode, 'model-config');
+  assert.is(unitKindFor('RemoteMCPServer'), undefined);
+});
+
+test('selecting and hashing targets name no kind and no kagent specifics', () => {
+  for (const file of ['function/plan/targets.ts', 'function/plan/plan.ts', 'function/hash/targets.ts']) {
+    const code = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+      .join('\n');
+    for (const name of ["'workload'", "'agent'", "'model-config'", "'agent-deployment'", "'ModelConfig'", "'Agent'", 'agentStampSite', 'modelConfigRefs', 'kagent-versions']) {
+      assert.not.ok(code.includes(name), `${file} names ${name}`);
+    }
+  }
+});
+
+test.run();
