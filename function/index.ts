@@ -108,6 +108,7 @@ export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, 
 export { jsonStreamAsYaml } from './read/json-stream.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { parseResourceList, type ResourceList } from './read/resource-list.ts';
+export { type ListItems, splitResourceList } from './read/resource-list-items.ts';
 export { serializeResourceList } from './write/resource-list.ts';
 export { isLocalConfigDoc, parseStream, streamItems, type StreamDoc, subsetDocuments } from './read/stream.ts';
 export { serializeStream } from './write/stream.ts';

@@ -1,15 +1,15 @@
 // Read stage for KRM function mode: ResourceList text → its items as map nodes, and what writing it back needs:
 // the facts a text edit depends on, and the yaml Document for a re-rendering (write/resource-list.ts). A list in
 // the YAML subset is read by the subset reader (fast) and can then only be written by text edits; its tree then
-// lives only as long as its items do. Any other list is read by the yaml library and given to the stages as the
-// same light nodes (read/from-yaml.ts).
+// lives only as long as its items do (read/resource-list-items.ts reads such a list item by item). Any other
+// list is read by the yaml library and given to the stages as the same light nodes (read/from-yaml.ts).
 import { isMap, isScalar, Scalar, visit, type Document, type YAMLMap } from 'yaml';
 import { INDEX_ANNOTATIONS, PATH_ANNOTATIONS } from '../model/constants.ts';
 import { LineCounter, parseYamlDocument, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
-import { blockIndent, child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode } from '../model/nodes.ts';
+import { blockIndent, child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode, type Node } from '../model/nodes.ts';
 import { fromYaml } from './from-yaml.ts';
 import type { Item } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
@@ -48,6 +48,19 @@ export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: 
 }
 
 function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList; items: Item[] } | { results: Result[] } {
+  const header = listHeader(root);
+  if ('results' in header) return header;
+  const items: Item[] = [];
+  const results: Result[] = [];
+  // The subset reader declines aliases, merge keys and over-deep nesting: its items need no safety walk.
+  header.entries.forEach((node, i) => entryItems(node, i, doc, items, results));
+  if (results.length > 0) return { results };
+  if (doc) liftItemHeadComments(doc);
+  return { rl: listFacts(header.root, text, doc), items };
+}
+
+/** The list's root checked (apiVersion, kind, items): its `items` entries, or the error. */
+export function listHeader(root: unknown): { root: MapNode; entries: ReadonlyArray<Node | null> } | { results: Result[] } {
   const bad = (message: string): { results: Result[] } => ({ results: [errorResult('INVALID_INPUT', message)] });
   if (!isMapNode(root)) return bad('input is not a ResourceList: expected a map with kind ResourceList');
   const apiVersion = stringValue(child(root, 'apiVersion'));
@@ -59,25 +72,30 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
   if (itemsNode === undefined) return bad('ResourceList has no items');
   const isEmpty = isScalarNode(itemsNode) && itemsNode.value === null;
   if (!isSeqNode(itemsNode) && !isEmpty) return bad('ResourceList items must be a list');
-  const items: Item[] = [];
-  const results: Result[] = [];
-  // The subset reader declines aliases, merge keys and over-deep nesting: its items need no safety walk.
+  return { root, entries: isSeqNode(itemsNode) ? itemsNode.items : [] };
+}
+
+/**
+ * Adds the objects of `items[i]` to `items` (a list wrapper gives its entries), or to `results` why it is
+ * none. `doc`: the yaml library's document it was read from (absent: the subset reader read it).
+ */
+export function entryItems(node: Node | null, i: number, doc: Document | undefined, items: Item[], results: Result[]): void {
+  if (!isMapNode(node)) {
+    results.push(errorResult('INVALID_OBJECT', `items[${i}] is not a Kubernetes object`));
+    return;
+  }
+  const file = fileOf(node);
+  // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
+  const unwrapped = unwrapList(node, file);
+  if ('result' in unwrapped) results.push(unwrapped.result);
   const checked = doc === undefined;
-  (isSeqNode(itemsNode) ? itemsNode.items : []).forEach((node, i) => {
-    if (!isMapNode(node)) {
-      results.push(errorResult('INVALID_OBJECT', `items[${i}] is not a Kubernetes object`));
-      return;
-    }
-    const file = fileOf(node);
-    // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
-    const unwrapped = unwrapList(node, file);
-    if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}), ...(doc ? { reprintable: true } : {}) });
-  });
-  if (results.length > 0) return { results };
-  if (doc) liftItemHeadComments(doc);
+  for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}), ...(doc ? { reprintable: true } : {}) });
+}
+
+/** What writing the list back needs to know of its root (see ResourceList). */
+export function listFacts(root: MapNode, text: string, doc: Document | undefined): ResourceList {
   const facts = { hasResults: child(root, 'results') !== undefined, indent: blockIndent(root), end: doc ? ((doc.contents as YAMLMap | null)?.range?.[2] ?? text.length) : text.length };
-  return { rl: { ...(doc ? { doc } : {}), functionConfig: child(root, 'functionConfig'), json: isJson(text), text, ...facts }, items };
+  return { ...(doc ? { doc } : {}), functionConfig: child(root, 'functionConfig'), json: isJson(text), text, ...facts };
 }
 
 /** JSON in, JSON out. Real JSON only: a YAML flow map also starts with `{` but may hold aliases. */

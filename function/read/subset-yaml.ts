@@ -7,7 +7,9 @@
 // deeper than MAX_DEPTH, and every error. The caller then reads the stream with the yaml library
 // (read/from-yaml.ts), which reports errors as usual. Accepting is a promise: the yaml library reads an accepted
 // stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that), and a document
-// read here holds nothing model/safety.ts would refuse.
+// read here holds nothing model/safety.ts would refuse. A part of a document (a top-level key, or one entry of
+// a top-level list) can also be read alone, its offsets still those of the whole text
+// (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
 import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, restOfLine } from './subset-scalars.ts';
@@ -31,9 +33,29 @@ const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
 
 /** The documents of `text`, or undefined when any part of it is outside the subset. */
 export function readSubsetStream(text: string): SubsetDoc[] | undefined {
-  if (UNUSUAL_CHAR.test(text) || UNUSUAL_LINE.test(text)) return undefined;
+  if (!plainSubsetText(text)) return undefined;
   try {
     return new Reader(text).stream();
+  } catch (err) {
+    if (err === OUT) return undefined;
+    throw err;
+  }
+}
+
+/** Whether `text` holds nothing that sends a stream to the yaml library by itself (checked once per text). */
+export function plainSubsetText(text: string): boolean {
+  return !UNUSUAL_CHAR.test(text) && !UNUSUAL_LINE.test(text);
+}
+
+/**
+ * One part of a document whose root map is in column 0, read alone from [from, to) of `text` (a text that
+ * passed plainSubsetText); node offsets are those of `text`. `entry` undefined: a top-level `key: value` at
+ * `from`. `entry` a column: one entry of a top-level key's block list, its `-` at `from` in that column. The
+ * part must end at `to`; undefined when it is outside the subset.
+ */
+export function readSubsetPart(text: string, from: number, to: number, entry?: number): { key?: ScalarNode; value: Node } | undefined {
+  try {
+    return new Reader(text).part(from, to, entry);
   } catch (err) {
     if (err === OUT) return undefined;
     throw err;
@@ -78,6 +100,16 @@ class Reader {
     });
     if (docs.length === 0) outside(); // comments only: the yaml library decides what that is
     return docs;
+  }
+
+  part(from: number, to: number, entry: number | undefined): { key?: ScalarNode; value: Node } {
+    this.end = to;
+    // Depths and columns as when the whole document is read: the root map is depth 0 in column 0.
+    const key = entry === undefined ? this.implicitKey(from) : undefined;
+    if (entry === undefined && !key) outside();
+    const read = key ? this.value(key.after, 0, 0, true) : this.value(from + 1, entry!, 1, false);
+    if (read.next) outside();
+    return { ...(key ? { key: key.node } : {}), value: read.node };
   }
 
   /** Start of the line after a `---` marker line (which may hold a comment, nothing else). */

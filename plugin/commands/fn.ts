@@ -7,7 +7,7 @@ import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { configFrom, loadHashKey, maxInputBytes, plainObject, printWarnings, readModes, summarize, withOperatorLimits } from '../settings.ts';
-import { apply, type Config, type FetchedSources, hasErrors, infoResult, parseResourceList, plan, type Plan, type ReadMode, type ResourceList, type Result, serializeResourceList, sortResults } from '../../function/index.ts';
+import { apply, type Config, type FetchedSources, hasErrors, infoResult, parseResourceList, plan, type Plan, type ReadMode, type ResourceList, type Result, serializeResourceList, sortResults, splitResourceList, startPlan } from '../../function/index.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -53,10 +53,33 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
 
 /** Reads and plans the ResourceList. The items stay inside: once planned, a tree nothing reads again can be freed. */
 function planList(text: string, pass: ReadMode, io: Io): { rl: ResourceList; planned: Plan } {
+  const itemByItem = pass === 'fast' ? planItemByItem(text, io) : undefined;
+  if (itemByItem) return itemByItem;
   const parsed = parseResourceList(text, pass);
   if ('results' in parsed) throw new InputError(summarize(parsed.results));
   const config: Config = withOperatorLimits(configFrom(plainObject(parsed.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
   return { rl: parsed.rl, planned: plan(parsed.items, config) };
+}
+
+/**
+ * Reads the items one at a time and plans each as it comes, so only one item's tree (and those the plan keeps)
+ * exists at a time. Undefined when the list is outside the YAML subset, or its settings are refused: reading
+ * it whole then gives the same plan, or the error it would report first.
+ */
+function planItemByItem(text: string, io: Io): { rl: ResourceList; planned: Plan } | undefined {
+  const list = splitResourceList(text);
+  if (!list) return undefined;
+  let config: Config;
+  try {
+    config = withOperatorLimits(configFrom(plainObject(list.rl.functionConfig, 'functionConfig'), {}, 'functionConfig'), io);
+  } catch {
+    return undefined; // items that are not objects are reported before settings: the whole reading says which
+  }
+  const planner = startPlan(config);
+  const results = list.read((items) => planner.add(items));
+  if (results === false) return undefined;
+  if (results.length > 0) throw new InputError(summarize(results));
+  return { rl: list.rl, planned: planner.finish() };
 }
 
 /**
