@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { byteOrder } from '../../function/model/order.ts';
+import { Rng } from '../property/support/generate.ts';
 
 const reference = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
@@ -14,15 +15,10 @@ const PIECES = [
   '\ud800', '\udbff', '\udc00', '\udfff', // lone surrogates
 ];
 
-/** mulberry32: seeded, so a failure names a reproducible pair. */
+/** Seeded, so a failure names a reproducible pair. */
 function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
