@@ -36,9 +36,10 @@ export interface StampOutcome {
 }
 
 /**
- * Plans a run over `items`: reads everything of each tree that apply and the writers need, once. Afterwards
- * only the trees of Secrets, ConfigMaps, producers and kagent objects are still read (and, for an item whose
- * document can be printed again, the tree a stamp is written into), so the caller should let the items go.
+ * Plans a run over `items`: reads everything of each tree that apply and the writers need, once. Plain
+ * Secrets and ConfigMaps are decoded then; afterwards only the trees of producers, SOPS Secrets and kagent
+ * objects are still read (and, for an item whose document can be printed again, the tree a stamp is written
+ * into), so the caller should let the items go.
  * - `needs`: the Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead);
  *   read them only when `results` has no error.
  */
@@ -50,8 +51,8 @@ export function plan(items: readonly Item[], config: Config): Plan {
 
 /**
  * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
- * A tree is at hand only while its item is added, unless it is a Secret's, a ConfigMap's, a producer's or a
- * kagent object's.
+ * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
+ * object's.
  */
 export function startPlan(config: Config): Planner {
   return new Planner(config, planStampEdit);

@@ -2,8 +2,9 @@
 // checked, its current stamp read, its dependencies discovered and its text edit planned while its tree is at
 // hand, so the tree can go with the item. What needs the whole input waits for `finish`: targets of kinds that
 // are not local (kinds/; a kagent Agent's tools are other objects), objects hashed as units, and targets that
-// carry another's hash. Only the trees of Secrets, ConfigMaps, producers and kagent objects stay (resolving
-// reads them), and the trees of targets whose document can be printed again.
+// carry another's hash. Plain Secrets and ConfigMaps are decoded when indexed (plan/inventory.ts); only the
+// trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
+// whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
 import { kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
