@@ -25,8 +25,6 @@ export interface StreamDoc {
   itemCount?: number;
   /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
   doc?: Document;
-  /** Read by the subset reader: no alias, merge key or over-deep nesting anywhere in it. */
-  clean?: true;
   text: string;
   /** Offset of `text` in the stream (node ranges count from the stream's start). */
   offset: number;
@@ -44,7 +42,7 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   if (subset) {
     const docs = subset.map((d, index): StreamDoc => {
       const to = subset[index + 1]?.offset ?? text.length;
-      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index }, clean: true };
+      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index } };
     });
     return { docs };
   }
@@ -156,7 +154,10 @@ export function streamItems(docs: readonly StreamDoc[], firstIndex = 0): { items
     }
     const unwrapped = unwrapList(contents, d.file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    for (const node of unwrapped.objects) items.push({ node, file: d.file, ...(d.clean ? { checked: true as const } : {}), ...(d.doc ? { reprintable: true } : {}) });
+    // No library document means the subset reader read it (parseStream, subsetDocuments), which declines
+    // aliases, merge keys and over-deep nesting: its items need no safety walk. A library document can be
+    // printed again, so a stamp is written into its tree too.
+    for (const node of unwrapped.objects) items.push({ node, file: d.file, ...(d.doc ? { reprintable: true } : { checked: true as const }) });
     d.itemCount = unwrapped.objects.length;
   }
   return { items, results };
