@@ -1,118 +1,23 @@
-// The core API: `plan` reads the input once — index, targets, stamp sites, dependencies, text edits — and says
-// which sources only the cluster could supply; the plugin reads them and passes them to `apply`, which
-// resolves, hashes and stamps from the plan alone. Synchronous and pure: no files, no env, no clock.
-import { ENV_STAMP_NAME } from './model/constants.ts';
-import { makeHasher } from './hash/scheme.ts';
-import { hashTarget, type HashContext } from './hash/targets.ts';
-import { Planner } from './plan/plan.ts';
-import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
-import { writeStamp } from './write/stamp.ts';
-import { planStampEdit } from './write/text-edit.ts';
-import { fillEdit, type TextEdit } from './model/target.ts';
-import type { Config, LiveMode } from './model/config.ts';
-import type { FetchedSources } from './model/dependencies.ts';
-import type { Inventory, Item } from './model/object.ts';
-import type { LiveNeed, Plan } from './model/plan.ts';
-import type { SourceReport, TargetReport } from './model/reports.ts';
+// The core API: a run per input shape — `startStreamRun` (plain multi-document streams) and `startListRun`
+// (a KRM ResourceList) — reads and plans the input once and names the sources only the cluster could supply
+// (`needs`); the plugin reads them and `finish`es the run, which resolves, hashes, stamps and writes the
+// output text. Besides the runs, what the plugin uses: settings, results, diff, and the readers of config
+// files and live objects. Synchronous and pure: no files, no env, no clock.
+export { startListRun, type ListRunOptions, type Refusal } from './run/list-run.ts';
+export { startStreamRun, type StreamInput, type StreamRunOptions } from './run/stream-run.ts';
+export type { FinishInputs, Run, RunOutcome } from './run/run.ts';
+export type { Config, LiveMode } from './model/config.ts';
+export type { Deadline } from './model/deadline.ts';
+export type { FetchedSources } from './model/dependencies.ts';
+export type { LiveNeed } from './model/plan.ts';
+export type { SourceReport, TargetReport } from './model/reports.ts';
 
-export interface ApplyOptions {
-  /** HMAC key; absent means plain SHA-256. */
-  hashKey?: Uint8Array;
-  /** Sources read from the cluster for the ids the plan's `needs` listed. */
-  fetched?: FetchedSources;
-  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
-  keyDigests?: boolean;
-}
-
-export interface StampOutcome {
-  results: Result[];
-  targets: TargetReport[];
-  /**
-   * Items (by their index among the planned items) that were stamped, each with the text edit that writes the
-   * stamp into its source (undefined when only a fresh rendering can). Empty when there are errors: then
-   * nothing is stamped.
-   */
-  changed: Map<number, TextEdit | undefined>;
-}
-
-/**
- * Plans a run over `items`: reads everything of each tree that apply and the writers need, once. Plain
- * Secrets and ConfigMaps are decoded then; afterwards only the trees of producers, SOPS Secrets and kagent
- * objects are still read (and, for an item whose document can be printed again, the tree a stamp is written
- * into), so the caller should let the items go.
- * - `needs`: the Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead);
- *   read them only when `results` has no error.
- */
-export function plan(items: readonly Item[], config: Config): Plan {
-  const planner = startPlan(config);
-  planner.add(items);
-  return planner.finish();
-}
-
-/**
- * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
- * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
- * object's.
- */
-export function startPlan(config: Config): Planner {
-  return new Planner(config, planStampEdit);
-}
-
-/**
- * Computes every planned target's hash and, when no error was found, stamps them.
- * - Results (the plan's and apply's) are sorted; an `error` means the caller must write nothing.
- */
-export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
-  const { config } = planned;
-  if (config.hashScheme === 'kagent' && options.hashKey) {
-    return { results: [errorResult('INVALID_CONFIG', 'hashScheme kagent reproduces kagent\'s unkeyed hash and cannot be used with a hash key')], targets: [], changed: new Map() };
-  }
-  const results: Result[] = [...planned.results];
-  const ctx: HashContext = {
-    inventory: planned.index,
-    results,
-    cache: new Map(),
-    hasher: makeHasher(options.hashKey),
-    config,
-    modelConfigPlans: planned.modelConfigs,
-    modelConfigs: new Map(),
-    agents: new Map(),
-    ...(options.fetched ? { fetched: options.fetched } : {}),
-    ...(options.keyDigests ? { keyDigests: true } : {}),
-  };
-  const reports = planned.targets.map((t) => hashTarget(t, ctx));
-  const changed = new Map<number, TextEdit | undefined>();
-  if (!hasErrors(results)) {
-    planned.targets.forEach((t, i) => {
-      const report = reports[i];
-      if (!report?.changed) return;
-      // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
-      if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
-      changed.set(t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
-      const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
-      results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
-    });
-  }
-  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
-}
-
-export type { Config, Inventory, LiveMode, LiveNeed, FetchedSources, Plan, Planner };
-export type { SourceReport, TargetReport };
-
-// What the plugin uses besides the stamp API: reading and writing inputs, settings, results, and diff.
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
-export { type Item } from './model/object.ts';
-export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, type Result } from './model/results.ts';
-export { jsonStreamAsYaml } from './read/json-stream.ts';
+export { formatResult, hasErrors, oneLine, resourceId, type Result } from './model/results.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
-export { parseResourceList, type ResourceList } from './read/resource-list.ts';
-export { type ListItems, splitResourceList } from './read/resource-list-items.ts';
-export { serializeResourceList } from './write/resource-list.ts';
-export { isLocalConfigDoc, parseStream, streamItems, type StreamDoc, subsetDocuments } from './read/stream.ts';
-export { serializeStream } from './write/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';

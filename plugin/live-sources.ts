@@ -5,7 +5,7 @@
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
-import { type FetchedSources, hasErrors, type LiveNeed, type Plan } from '../function/index.ts';
+import type { FetchedSources, LiveNeed, Run } from '../function/index.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -63,16 +63,15 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
 }
 
 /**
- * Reads what the plan needs from the cluster under its `config.live`; undefined when nothing is to be read.
- * - With planning errors nothing is read (apply reports them).
+ * Reads what the run needs from the cluster under its `config.live`; undefined when nothing is to be read.
+ * - With planning errors nothing is read (the run's `needs` is undefined; `finish` reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
-export async function readLiveSources(plan: Plan, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
-  if (plan.config.live === 'never') return undefined;
-  if (hasErrors(plan.results)) return undefined;
+export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
+  if (run.needs === undefined) return undefined;
   const inScope: LiveNeed[] = [];
-  for (const n of plan.needs) {
+  for (const n of run.needs) {
     if (settings.namespaces === undefined || settings.namespaces.has(n.namespace)) inScope.push(n);
     else io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
   }

@@ -119,14 +119,11 @@ export function maxInputBytes(io: Io): number {
   return positiveWholeEnv(io, MAX_INPUT_ENV, 'bytes') ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
-/**
- * The read modes to try in order (`ROLLSTAMP_READER` = `fast`, the default, or `full`): input the subset
- * reader read is written by text edits only, so a fast run that cannot write that way runs again in full.
- */
-export function readModes(io: Io): readonly ReadMode[] {
+/** The reader the core starts with (`ROLLSTAMP_READER` = `fast`, the default, or `full`: the yaml library only). */
+export function readerSetting(io: Io): ReadMode {
   const raw = io.env[READER_ENV];
-  if (raw === undefined || raw === '' || raw === 'fast') return ['fast', 'full'];
-  if (raw === 'full') return ['full'];
+  if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
+  if (raw === 'full') return 'full';
   throw new UsageError(`${READER_ENV} must be fast or full`);
 }
 

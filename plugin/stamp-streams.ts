@@ -1,128 +1,53 @@
-// Shared by `stamp`, `explain` and `generate`: parse streams → run the core → the stamped text.
+// Shared by `stamp`, `explain`, `generate` and `diff`: the settings the environment adds, the hash key, the
+// core's stream run started over the read streams, the live sources it needs, and the run finished.
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
-import { readInputs, type InputFile } from './read-inputs.ts';
-import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
-import { apply, type ApplyOptions, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
+import { readInputs } from './read-inputs.ts';
+import { loadHashKey, maxInputBytes, readerSetting, withOperatorLimits } from './settings.ts';
+import { type Config, type Deadline, type RunOutcome, startStreamRun, type StreamInput } from '../function/index.ts';
 
-export interface StreamRun {
-  outcome: StampOutcome;
-  /** The stamped output (meaningful only when there are no errors). */
-  output: string;
-  /** How many objects the input held. */
-  objects: number;
-}
-
-/** Help line of `--allow-empty` (stamp, explain). */
 /**
  * Zero objects in is an error unless allowed: `renderer | rollstamp stamp --check -` must not pass CI when
  * the renderer failed and printed nothing (#12).
  */
-export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty: boolean | undefined): void {
+export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpty: boolean | undefined): void {
   if (run.objects > 0 || allowEmpty) return;
   const where = paths.length === 0 || (paths.length === 1 && paths[0] === '-') ? 'standard input' : paths.join(', ');
   throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live);
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<RunOutcome> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, { live });
+}
+
+export interface StampOptions {
+  /** generate, plain directory: drop local-config documents (rollstamp's own config, a Kptfile …). Default: false. */
+  dropLocalConfig?: boolean;
+  /** With `config.live`: where and how the sources the run needs are read. Default: any namespace. */
+  live?: LiveSettings;
+  /** `diff`: a digest per selected key too. Default: false. */
+  keyDigests?: boolean;
+  /** The whole run's deadline (generate). Default: none. */
+  deadline?: Deadline;
 }
 
 /**
- * Runs the core over already-read streams. Parse errors come back as results, not throws.
- * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
- * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
- * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`diff` asks for per-key digests).
+ * Runs the core over already-read streams. Read errors come back as results, not throws.
+ * - Streams are read fast (subset reader, document by document) unless `ROLLSTAMP_READER=full`.
  */
-export async function stampFiles(
-  files: readonly InputFile[],
-  settings: Config,
-  io: Io,
-  keep: (d: StreamDoc) => boolean = () => true,
-  live: LiveSettings = {},
-  core: Pick<ApplyOptions, 'keyDigests'> = {},
-): Promise<StreamRun> {
+export async function stampFiles(files: readonly StreamInput[], settings: Config, io: Io, options: StampOptions = {}): Promise<RunOutcome> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
-  const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
-  let fetched: { sources: FetchedSources | undefined } | undefined;
-  for (const mode of readModes(io)) {
-    const streams = (mode === 'fast' ? planOneByOne(files, keep, config) : undefined) ?? readStreams(files, keep, mode, config);
-    if ('results' in streams) return failed(streams.results);
-    const { parsed, plan: planned } = streams;
-    fetched ??= { sources: await readLiveSources(planned, live, io) };
-    const sources = fetched.sources;
-    const outcome = apply(planned, { ...core, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
-    const texts = parsed.map((docs) => serializeStream(docs, outcome.changed));
-    if (texts.some((t) => t === undefined)) continue;
-    return { outcome, output: joinStreams(texts as string[]), objects: planned.items };
-  }
-  throw new Error('internal: streams read in full could not be written');
-}
-
-type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
-
-/**
- * Reads and plans each document in turn, so only one document's tree (and those of Secrets, ConfigMaps,
- * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
- * the caller then reads the streams whole.
- */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config): Planned | undefined {
-  const planner = startPlan(config);
-  const parsed: StreamDoc[][] = [];
-  const results: Result[] = [];
-  for (const file of files) {
-    const docs: StreamDoc[] = [];
-    const reader = subsetDocuments(file.text, file.path);
-    for (let step = reader.next(); ; step = reader.next()) {
-      if (step.done) {
-        if (!step.value) return undefined;
-        break;
-      }
-      if (!keep(step.value)) continue;
-      docs.push(step.value);
-      const read = streamItems([step.value], planner.items);
-      results.push(...read.results);
-      planner.add(read.items);
-    }
-    parsed.push(docs);
-  }
-  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
-}
-
-/** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config): Planned {
-  const results: Result[] = [];
-  const parsed: StreamDoc[][] = [];
-  for (const file of files) {
-    const stream = parseStream(file.text, file.path, mode);
-    if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs.filter(keep));
-  }
-  if (hasErrors(results)) return { results };
-  const read = streamItems(parsed.flat());
-  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
-}
-
-/**
- * Concatenates streams of several files, with a `---` between two files when the next has none.
- * - Joined with others, a JSON stream gets `---` between its objects, and output whose first character would
- *   be `{` starts with `---`: otherwise readers take the whole output as JSON (#12).
- */
-export function joinStreams(texts: readonly string[]): string {
-  const present = texts.filter((t) => t !== '');
-  if (present.length < 2) return present[0] ?? '';
-  let out = '';
-  for (const text of present.map(jsonStreamAsYaml)) {
-    if (text === '') continue;
-    if (out !== '') {
-      if (!out.endsWith('\n')) out += '\n';
-      if (!/^---(\s|$)/.test(text)) out += '---\n';
-    }
-    out += text;
-  }
-  return out.trimStart().startsWith('{') ? `---\n${out}` : out;
+  const { deadline } = options;
+  const run = startStreamRun(files, {
+    config,
+    reader: readerSetting(io),
+    ...(options.dropLocalConfig ? { dropLocalConfig: true } : {}),
+    ...(options.keyDigests ? { keyDigests: true } : {}),
+    ...(deadline ? { deadline } : {}),
+  });
+  const fetched = await readLiveSources(run, options.live ?? {}, io);
+  return run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
 }

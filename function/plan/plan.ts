@@ -12,9 +12,10 @@ import { emptyIndex, indexObject } from './inventory.ts';
 import { selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
-import { type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
+import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, ModelConfigPlan, Plan, PlannedTarget } from '../model/plan.ts';
 import type { Result } from '../model/results.ts';
@@ -45,6 +46,8 @@ export class Planner {
   constructor(
     private readonly config: Config,
     private readonly planEdit: EditPlanner,
+    /** The run's deadline, for the loops over items and targets. Default: none. */
+    readonly deadline?: Deadline,
   ) {}
 
   /** How many items were added: the index the next one gets. */
@@ -121,7 +124,7 @@ export class Planner {
       const edit = this.planEdit(obj.item.node, site, config.annotationKey);
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
-      if (obj.item.reprintable) out.node = obj.item.node;
+      if (isReprintable(obj.item.readBy)) out.node = obj.item.node;
     }
     return out;
   }

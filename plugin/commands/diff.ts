@@ -8,9 +8,9 @@ import type { Io } from '../io.ts';
 import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
 import { maxInputBytes, summarize } from '../settings.ts';
-import { stampFiles, type StreamRun } from '../stamp-streams.ts';
+import { stampFiles } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { type Config, diffStamps, formatResult, hasErrors, type Result } from '../../function/index.ts';
+import { type Config, diffStamps, type RunOutcome, formatResult, hasErrors, type Result } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -68,18 +68,18 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
-  if (!values.quiet) printWarnings([...before.outcome.results, ...after.outcome.results], io);
-  const diff = diffStamps(before.outcome.targets, after.outcome.targets);
+  if (!values.quiet) printWarnings([...before.results, ...after.results], io);
+  const diff = diffStamps(before.targets, after.targets);
   const render = format === 'json' ? renderJson : format === 'markdown' ? renderMarkdown : renderText;
   await io.writeStdout(render(diff));
   return diff.targets.length > 0 ? SOMETHING_ROLLS : 0;
 }
 
 /** One render read and stamped in memory; any error result fails the whole run (fail closed). */
-async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<StreamRun> {
+async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<RunOutcome> {
   const files = await readInputs([path], io, maxInputBytes(io));
-  const run = await stampFiles(files, config, io, undefined, live, { keyDigests: true });
-  if (hasErrors(run.outcome.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.outcome.results)}`);
+  const run = await stampFiles(files, config, io, { live, keyDigests: true });
+  if (hasErrors(run.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.results)}`);
   return run;
 }
 

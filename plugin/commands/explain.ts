@@ -49,7 +49,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
   const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
-  const { outcome } = run;
+  const outcome = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
   if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results));

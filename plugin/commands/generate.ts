@@ -10,7 +10,7 @@ import { liveSettingsForGenerate } from '../live-sources.ts';
 import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
 import { stampFiles } from '../stamp-streams.ts';
-import { hasErrors, isLocalConfigDoc, toKubernetesJson } from '../../function/index.ts';
+import { hasErrors, toKubernetesJson } from '../../function/index.ts';
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -64,13 +64,13 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live);
+  const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live, deadline });
   deadline.check('stamping');
-  if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
+  if (hasErrors(run.results)) throw new InputError(summarize(run.results));
   if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);
   }
-  printWarnings(run.outcome.results, io);
+  printWarnings(run.results, io);
   if (output === 'yaml') {
     await io.writeStdout(run.output);
     return 0;

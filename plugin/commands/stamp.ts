@@ -47,12 +47,12 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   refuseTerminalStdin('stamp', paths, io);
   const config = await configFromFlags(values, io);
   const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
-  const { results } = run.outcome;
+  const { results } = run;
   if (hasErrors(results)) throw new InputError(summarize(results));
   refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
   if (values.check) {
-    const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
+    const changed = run.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }

@@ -1,0 +1,115 @@
+// Run stage for plain multi-document streams (`stamp`, `explain`, `generate`, `diff`): read each document
+// (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
+// apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
+import { apply, startPlan } from './apply.ts';
+import { failedOutcome, failedRun, needsOf, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
+import type { Plan } from '../model/plan.ts';
+import { hasErrors, type Result } from '../model/results.ts';
+import type { ReadMode } from '../read/parse-yaml.ts';
+import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
+import { streamDocuments } from '../read/stream-documents.ts';
+import { joinStreams } from '../write/join-streams.ts';
+import { serializeStream } from '../write/stream.ts';
+
+/** One input stream: where it came from (for results) and its text. */
+export interface StreamInput {
+  path: string;
+  text: string;
+}
+
+export interface StreamRunOptions {
+  config: Config;
+  /** Drop documents marked `config.kubernetes.io/local-config: "true"` before anything reads them. Default: false. */
+  dropLocalConfig?: boolean;
+  /** `full`: the yaml library reads everything (an escape hatch; tests compare the two). Default: `fast`. */
+  reader?: ReadMode;
+  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
+  keyDigests?: boolean;
+  /** The run's deadline, for the loop over items. Default: none. */
+  deadline?: Deadline;
+}
+
+type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
+
+/**
+ * Reads and plans the streams. Read errors come back from `finish` as results, not throws.
+ * - Documents are read one at a time, so only one document's tree (and those of Secrets, ConfigMaps,
+ *   producers and kagent objects) exists at a time.
+ */
+export function startStreamRun(files: readonly StreamInput[], options: StreamRunOptions): Run {
+  const { config } = options;
+  const keep = options.dropLocalConfig ? (d: StreamDoc) => !isLocalConfigDoc(d) : () => true;
+  const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
+  const first = readAndPlan(files, keep, modes[0]!, config, options.deadline);
+  if ('results' in first) return failedRun(config, first.results);
+  return {
+    config,
+    needs: needsOf(first.plan),
+    finish(inputs: FinishInputs = {}): RunOutcome {
+      let read: Planned = first;
+      for (const next of [...modes.slice(1), undefined]) {
+        if ('results' in read) return failedOutcome(read.results);
+        const { fetched, hashKey, deadline } = inputs;
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(deadline ? { deadline } : {}) });
+        const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
+        if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };
+        if (next === undefined) break;
+        // Input the subset reader read is written by text edits only: a stamp that needs a new rendering
+        // reads the streams again with the yaml library (the same plan; the live sources already read).
+        read = readAndPlan(files, keep, next, config, options.deadline);
+      }
+      throw new Error('internal: streams read in full could not be written');
+    },
+  };
+}
+
+/** The streams read and planned: document by document in `fast` mode where the documents allow, else whole. */
+function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, deadline?: Deadline): Planned {
+  return (mode === 'fast' ? planDocuments(files, keep, config, deadline) : undefined) ?? readStreams(files, keep, mode, config, deadline);
+}
+
+/**
+ * Reads and plans each document in turn. Undefined when a document cannot be read alone (see
+ * streamDocuments): the streams are then read whole, which reports what it found with the stream's lines.
+ */
+function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, config: Config, deadline?: Deadline): Planned | undefined {
+  const planner = startPlan(config, deadline);
+  const parsed: StreamDoc[][] = [];
+  const results: Result[] = [];
+  for (const file of files) {
+    const docs: StreamDoc[] = [];
+    const reader = streamDocuments(file.text, file.path);
+    for (let step = reader.next(); ; step = reader.next()) {
+      if (step.done) {
+        if (!step.value) return undefined;
+        break;
+      }
+      if (!keep(step.value)) continue;
+      docs.push(step.value);
+      const read = streamItems([step.value], planner.items);
+      results.push(...read.results);
+      planner.add(read.items);
+    }
+    parsed.push(docs);
+  }
+  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
+}
+
+/** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
+function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, deadline?: Deadline): Planned {
+  const results: Result[] = [];
+  const parsed: StreamDoc[][] = [];
+  for (const file of files) {
+    const stream = parseStream(file.text, file.path, mode);
+    if ('results' in stream) results.push(...stream.results);
+    else parsed.push(stream.docs.filter(keep));
+  }
+  if (hasErrors(results)) return { results };
+  const read = streamItems(parsed.flat());
+  if (hasErrors(read.results)) return { results: read.results };
+  const planner = startPlan(config, deadline);
+  planner.add(read.items);
+  return { parsed, plan: planner.finish() };
+}
