@@ -17,7 +17,7 @@ import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
-import type { LiveNeed, ModelConfigPlan, Plan, PlannedTarget } from '../model/plan.ts';
+import type { LiveNeed, UnitPlan, Plan, PlannedTarget } from '../model/plan.ts';
 import type { Result } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
@@ -39,7 +39,7 @@ export class Planner {
   private readonly slots: Slot[] = [];
   /** Objects that may carry another target's hash: planned only once every target is known. */
   private readonly candidates: KObject[] = [];
-  private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
+  private readonly units = new Map<KObject, UnitPlan>();
   private readonly planned = new Map<Target, PlannedTarget>();
   private count = 0;
 
@@ -76,15 +76,15 @@ export class Planner {
     let next = 0;
     const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, modelConfigs, results } = this;
-    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count };
+    const { config, index, units, results } = this;
+    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count };
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
   private planUnit(obj: KObject, kind: TargetKind): void {
-    if (this.modelConfigs.has(obj)) return;
+    if (this.units.has(obj)) return;
     const found: Result[] = [];
-    this.modelConfigs.set(obj, { refs: kind.unitRefs!(obj, new NodeReader(obj.subject, found)), results: found });
+    this.units.set(obj, { refs: kind.unitRefs!(obj, new NodeReader(obj.subject, found)), results: found });
   }
 
   private planOne(target: Target): PlannedTarget {
@@ -94,12 +94,12 @@ export class Planner {
     const { obj, mode, site } = target;
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
-    if (!kind.local) this.planned.set(target, out); // an Agent is planned once for all targets that carry its hash
+    if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
-      const agent = this.planOne(target.agent!);
-      out.agent = agent;
+      const carriedFrom = this.planOne(target.carriedFrom!);
+      out.carriedFrom = carriedFrom;
       // The carried target reports its own problems; this one is checked only when that one can be hashed.
-      if (agent.deps) out.siteOk = checkSite(target, results);
+      if (carriedFrom.deps) out.siteOk = checkSite(target, results);
     } else {
       out.siteOk = checkSite(target, results);
     }
@@ -139,7 +139,7 @@ function checkSite(target: Target, results: Result[]): boolean {
  * Which Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead): those the
  * targets use. A ModelConfig with more references than ROLLSTAMP_MAX_REFERENCES allows asks for none.
  */
-function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<KObject, ModelConfigPlan>, index: SourceIndex, config: Config): LiveNeed[] {
+function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject, UnitPlan>, index: SourceIndex, config: Config): LiveNeed[] {
   if (config.live === 'never') return [];
   const needs = new Map<string, LiveNeed>();
   const add = (uses: readonly SourceUse[]): void => {
@@ -151,9 +151,9 @@ function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<
   };
   for (const t of targets) {
     if (kindOf(t.mode).hash === 'unit') {
-      const refs = modelConfigs.get(t.obj!)?.refs ?? [];
+      const refs = units.get(t.obj!)?.refs ?? [];
       if (t.siteOk && refs.length <= config.maxReferences) add(mergeRefs(t.obj!, refs));
-    } else add((t.agent ?? t).deps?.uses ?? []);
+    } else add((t.carriedFrom ?? t).deps?.uses ?? []);
   }
   return [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
 }

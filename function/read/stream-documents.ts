@@ -34,7 +34,8 @@ export function* streamDocuments(text: string, path: string): Generator<StreamDo
       yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
       continue;
     }
-    const alone = readAlone(piece, path);
+    // A stream of one document is read whole as it is: reading it alone first would do that work twice.
+    const alone = starts.length > 1 ? readAlone(piece, path) : undefined;
     if (!alone) return false;
     yield { contents: alone.contents, text: piece, offset: 0, file, readBy: 'yaml-document' };
   }

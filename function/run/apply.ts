@@ -77,9 +77,9 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     cache: new Map(),
     hasher: makeHasher(options.hashKey),
     config,
-    modelConfigPlans: planned.modelConfigs,
-    modelConfigs: new Map(),
-    agents: new Map(),
+    unitPlans: planned.units,
+    unitHashes: new Map(),
+    sharedReports: new Map(),
     ...(options.fetched ? { fetched: options.fetched } : {}),
     ...(options.keyDigests ? { keyDigests: true } : {}),
   };

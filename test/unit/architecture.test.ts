@@ -210,6 +210,20 @@ test(`no source file in function/ or plugin/ is longer than ${MAX_LINES} lines, 
   }
 });
 
+/** The stage a core file's header names (`// Plan stage, …` → `plan`), if it names one. */
+export function headerStage(text: string): string | undefined {
+  return /^\/\/ (\w+) stage\b/.exec(text)?.[1]?.toLowerCase();
+}
+
+test('a core file whose header names a stage lives in that stage\'s folder (#25)', () => {
+  for (const file of coreGraph.keys()) {
+    const named = headerStage(readFileSync(join(ROOT, file), 'utf8'));
+    if (named !== undefined && stageOf(file) !== 'index') assert.is(named, stageOf(file), `${file}: its header names the ${named} stage`);
+  }
+  assert.is(headerStage('// Stamp stage, text form: …'), 'stamp');
+  assert.is(headerStage('// Model: targets'), undefined);
+});
+
 test('the rules fire on a made-up graph: a type-import cycle, an upward edge, plugin and fs imports', () => {
   const cyclic = new Map([
     ['function/model/a.ts', ['function/model/b.ts']],
