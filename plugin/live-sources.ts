@@ -5,6 +5,7 @@
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
+import { envOf, setting } from './settings-table.ts';
 import type { FetchedSources, LiveNeed, Run } from '../function/index.ts';
 
 export interface LiveSettings {
@@ -21,16 +22,16 @@ export interface LiveSettings {
   deadlineCapMs?: number;
 }
 
-export const LIVE_TIMEOUT_ENV = 'ROLLSTAMP_LIVE_TIMEOUT_SECONDS';
-export const LIVE_DEADLINE_ENV = 'ROLLSTAMP_LIVE_DEADLINE_SECONDS';
+export const LIVE_TIMEOUT_ENV = envOf('liveTimeoutSeconds');
+export const LIVE_DEADLINE_ENV = envOf('liveDeadlineSeconds');
 /** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
-export const LIVE_ENV = 'ROLLSTAMP_LIVE';
-export const LIVE_NAMESPACES_ENV = 'ROLLSTAMP_LIVE_NAMESPACES';
-export const KUBE_CONTEXT_ENV = 'ROLLSTAMP_KUBE_CONTEXT';
+export const LIVE_ENV = envOf('live');
+export const LIVE_NAMESPACES_ENV = envOf('liveNamespaces');
+export const KUBE_CONTEXT_ENV = envOf('kubeContext');
 /** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
-export const MAX_LIVE_READS_ENV = 'ROLLSTAMP_MAX_LIVE_READS';
+export const MAX_LIVE_READS_ENV = envOf('maxLiveReads');
 /** Default: 500 reads per run. */
-export const DEFAULT_MAX_LIVE_READS = 500;
+export const DEFAULT_MAX_LIVE_READS = Number(setting('maxLiveReads').default);
 
 /** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
 export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {

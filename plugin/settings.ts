@@ -6,17 +6,18 @@ import { resolve } from 'node:path';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+import { envOf } from './settings-table.ts';
 import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
-export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
+export const HASH_KEY_ENV = envOf('hashKey');
 /** Environment variable naming a file that holds the HMAC key (the operator's way in a sidecar). */
-export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
-export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
+export const HASH_KEY_FILE_ENV = envOf('hashKeyFile');
+export const MAX_INPUT_ENV = envOf('maxInputBytes');
 /** `full` reads every stream with the yaml library instead of the fast subset reader (an escape hatch). */
-export const READER_ENV = 'ROLLSTAMP_READER';
+export const READER_ENV = envOf('reader');
 /** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
-export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
+export const MAX_REFERENCES_ENV = envOf('maxReferences');
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {

@@ -10,6 +10,7 @@ import type { RunDeadline } from '../run-deadline.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
+import { envOf } from '../settings-table.ts';
 import { cleanSourcePath, repoRoot } from './repo-root.ts';
 import { type Config, decodeUtf8 } from '../../function/index.ts';
 
@@ -48,7 +49,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them.
-    if (io.env.ROLLSTAMP_RENDERER_STDERR === 'show' && err instanceof Error && 'stderr' in err) {
+    if (io.env[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
       io.writeStderr(String((err as { stderr: string }).stderr));
     }
     throw err;

@@ -9,8 +9,12 @@ import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
 import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
+import { argocdParameterOf, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, toKubernetesJson } from '../../function/index.ts';
+
+/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
+const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -24,8 +28,8 @@ prints nothing and exits non-zero.
 
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
 with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
-ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (renderer, values-files, targets, selector,
-annotation-key, on-missing, kagent, hash-scheme, skip-crds, allow-empty). The output format is plugin env
+ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (${APP_PARAMETERS.slice(0, 4).join(', ')},
+${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
@@ -38,7 +42,8 @@ kustomize.buildOptions),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
-ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500).
+ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_READER=full
+(read every input with the yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
