@@ -28,4 +28,10 @@ test('the built bundle passes the 1.x manifests through byte for byte (#20)', ()
   assert.is(run.stdout, FILES.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('---\n'));
 });
 
+test('docs/kagent.md shows the example diff as it is (#20)', () => {
+  const page = readFileSync(join(ROOT, 'docs/kagent.md'), 'utf8');
+  const table = EXPECTED.split('\n\n').slice(1, 3).join('\n\n');
+  assert.ok(page.includes(table), `docs/kagent.md shows:\n${table}`);
+});
+
 test.run();
