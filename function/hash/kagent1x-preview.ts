@@ -63,6 +63,9 @@ class Walker {
   /** Each object's edges, read once (so its problems are reported once). */
   private readonly edges = new Map<KObject, { spec?: MapNode; edges: Kagent1xEdge[] }>();
   private readonly reported = new Set<string>();
+  /** The Agent being walked, and whether its inputs already passed the cap. */
+  private current?: KObject;
+  private capped = false;
 
   constructor(
     private readonly lookup: Kagent1xLookup,
@@ -72,6 +75,8 @@ class Walker {
   agent(agent: KObject): Kagent1xAgent[] {
     const read = this.read(agent);
     if (!read) return [];
+    this.current = agent;
+    this.capped = false;
     const label = labelOf('Agent', agent.namespace, agent.name);
     const inputs: Kagent1xInput[] = [objectInput([label], 'Agent', agent, 'spec', read.spec)];
     this.walk(read.edges, agent, [label], new Set(), inputs);
@@ -94,9 +99,11 @@ class Walker {
   private walk(edges: readonly Kagent1xEdge[], holder: KObject, chain: string[], stack: ReadonlySet<string>, out: Kagent1xInput[]): void {
     const ns = holder.namespace;
     for (const edge of edges) {
-      if (out.length > this.ctx.config.maxReferences) {
+      if (this.capped || out.length > this.ctx.config.maxReferences) {
         // A graph of shared sub-agent templates can fan out: bounded as a target's references are (#12).
-        this.report(errorResult('TOO_MANY_REFERENCES', `the Agent has more than ${this.ctx.config.maxReferences} revision inputs (ROLLSTAMP_MAX_REFERENCES)`, holder.subject));
+        const message = `the Agent has more than ${this.ctx.config.maxReferences} revision inputs (ROLLSTAMP_MAX_REFERENCES)`;
+        if (!this.capped) this.report(errorResult('TOO_MANY_REFERENCES', message, this.current!.subject));
+        this.capped = true;
         return;
       }
       if (edge.to === 'inline') {

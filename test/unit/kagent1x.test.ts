@@ -67,6 +67,14 @@ test('fn passes kagent 1.x objects through with one result naming the API (#20)'
   assert.is(run.stdout.split('KAGENT_1X_NOT_STAMPED').length - 1, 1, run.stdout.slice(-800));
 });
 
+test('generate (Argo CD) passes kagent 1.x objects through byte for byte (#20)', async () => {
+  const app = mkdtempSync(join(tmpdir(), 'rollstamp-kagent1x-app-'));
+  writeFileSync(join(app, 'agents.yaml'), EXAMPLE);
+  const run = await runInProcess(['generate'], { cwd: app, env: { ARGOCD_APP_NAMESPACE: 'agents' } });
+  assert.is(run.code, 0, run.stderr);
+  assert.is(run.stdout, EXAMPLE);
+});
+
 test('a rotated key recompiles exactly the agents that consume it, with the chain (#20)', async () => {
   const run = await diff(EXAMPLE, edit(EXAMPLE, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
   assert.is(run.code, 3, run.stderr);
@@ -152,6 +160,19 @@ test('a value a 1.x field cannot hold is an error naming the field; a sub-agent 
   const looped = await diff(fixed, fixed);
   assert.is(looped.code, 1);
   assert.match(looped.stderr, 'sub-agent cycle');
+});
+
+test('a fan-out of shared sub-agent templates is bounded: one error names the Agent (#20)', async () => {
+  const templates = Array.from({ length: 40 }, (_, i) => {
+    const tools = i === 0 ? '' : `\n  tools:\n    - subAgent: {name: a, description: d, templateRef: {name: t${i - 1}}}\n    - subAgent: {name: b, description: d, templateRef: {name: t${Math.max(0, i - 2)}}}`;
+    return `apiVersion: api.kagent.dev/v1alpha3\nkind: AgentTemplate\nmetadata: {name: t${i}, namespace: agents}\nspec:\n  systemPrompt: x${tools}\n`;
+  });
+  const agent = 'apiVersion: api.kagent.dev/v1alpha3\nkind: Agent\nmetadata: {name: a, namespace: agents}\nspec: {template: {ref: {name: t39}}, harness: {inline: {}}}\n';
+  const run = await runInProcess(['explain', '-'], { stdin: [...templates, agent].join('---\n') });
+  assert.is(run.code, 1);
+  const lines = run.stderr.trimEnd().split('\n');
+  assert.is(lines.length, 1, run.stderr);
+  assert.match(lines[0]!, /Agent\/agents\/a: the Agent has more than 1000 revision inputs/);
 });
 
 test('explain shows every 1.x Agent input and ModelConfig secretHash, never a value or a per-key digest (#20)', async () => {
