@@ -134,7 +134,23 @@ class Walker {
     }
   }
 
+  /** Source inputs by holder and edge: a Secret shared by many Agents is resolved and digested once. */
+  private readonly sources = new Map<string, { input: Kagent1xInput; prints: Fingerprints }>();
+
   private sourceInput(edge: Extract<Kagent1xEdge, { to: 'source' }>, holder: KObject, chain: string[]): Kagent1xInput {
+    const memo = `${holder.index}|${edge.cls}|${edge.name}|${edge.field}|${edge.effect}|${(edge.keys ?? []).join('\0')}|${edge.keys === undefined}`;
+    const known = this.sources.get(memo);
+    if (known) {
+      const input = { ...known.input, chain: [...chain, labelOf(edge.cls, holder.namespace, edge.name)] };
+      PRINTS.set(input, known.prints);
+      return input;
+    }
+    const input = this.resolveInput(edge, holder, chain);
+    this.sources.set(memo, { input, prints: PRINTS.get(input)! });
+    return input;
+  }
+
+  private resolveInput(edge: Extract<Kagent1xEdge, { to: 'source' }>, holder: KObject, chain: string[]): Kagent1xInput {
     const ns = holder.namespace;
     const label = labelOf(edge.cls, ns, edge.name);
     const resolution = resolveSource({ id: sourceId(edge.cls, ns, edge.name), cls: edge.cls, namespace: ns, name: edge.name, whole: edge.keys === undefined, keys: new Map(), optional: false, fields: [edge.field] }, this.ctx);
@@ -176,10 +192,18 @@ class Walker {
   }
 }
 
+/** Spec digests by spec node: an object shared by many Agents is digested once. */
+const SPEC_PRINTS = new WeakMap<MapNode, string>();
+
 function objectInput(chain: string[], kind: string, obj: KObject, field: string, spec: MapNode | undefined): Kagent1xInput {
   const input: Kagent1xInput = { chain, kind, namespace: obj.namespace, name: obj.name, effect: 'recompiles', field, from: 'bundle', whole: false, keys: [] };
   // kagent hashes the spec (BuildProvenance: UID, generation and a spec hash); metadata alone recompiles nothing.
-  PRINTS.set(input, { whole: digest('spec', Buffer.from(canonicalJson(spec), 'utf8')), keys: new Map() });
+  let whole = spec ? SPEC_PRINTS.get(spec) : undefined;
+  if (whole === undefined) {
+    whole = digest('spec', Buffer.from(canonicalJson(spec), 'utf8'));
+    if (spec) SPEC_PRINTS.set(spec, whole);
+  }
+  PRINTS.set(input, { whole, keys: new Map() });
   return input;
 }
 
