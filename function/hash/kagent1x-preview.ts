@@ -39,6 +39,10 @@ export const labelOf = (kind: string, namespace: string, name: string): string =
 /** 1.x objects by `Kind/namespace/name`. */
 export type Kagent1xLookup = ReadonlyMap<string, KObject[]>;
 
+/**
+ * The lookup of a plan's 1.x objects.
+ * - Only the kinds the graph walks (KAGENT1X_KINDS); an id that occurs twice keeps both (an error when named).
+ */
 export function lookupOf(objects: readonly KObject[]): Kagent1xLookup {
   const out = new Map<string, KObject[]>();
   for (const obj of objects) {

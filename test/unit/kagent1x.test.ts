@@ -119,6 +119,26 @@ test('a changed spec of a Harness, a ModelConfig or a RemoteMCPServer recompiles
   assert.equal(names(mcp.agents, 'recompiles'), ['lead', 'triage']);
 });
 
+test('EgressPolicy credentials apply live; a Harness memory ModelConfig recompiles (#20)', async () => {
+  const extra = `---
+apiVersion: api.kagent.dev/v1alpha3
+kind: EgressPolicy
+metadata: {name: web, namespace: agents}
+spec:
+  destinations:
+    - host: api.example.com
+      credential: {credentialRef: {name: search-api, key: token}}
+`;
+  const withEgress = edit(EXAMPLE, 'template: {ref: {name: reviewer}}', 'template: {ref: {name: reviewer}}\n  egressPolicyRefs: [{name: web}]') + extra;
+  const live = await agents(withEgress, edit(withEgress, 'example-search-token-1', 'example-search-token-2'));
+  assert.equal(names(live.agents, 'applies-live'), ['lead', 'reviewer', 'triage']);
+  const reviewer = live.agents.find((a) => a.resourceRef.name === 'reviewer')!;
+  assert.equal(reviewer.inputs.map((i) => i.chain.join(' › ')), ['Agent agents/reviewer › EgressPolicy agents/web › Secret agents/search-api']);
+  const memory = edit(EXAMPLE, '      - {name: LOG_LEVEL, value: info}', '      - {name: LOG_LEVEL, value: info}\n      kagent: {memory: {modelConfigRef: {name: openai}}}');
+  const out = await agents(memory, edit(memory, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
+  assert.equal(names(out.agents, 'recompiles'), ['lead', 'reviewer', 'triage']);
+});
+
 test('markdown names the agents that recompile and escapes nothing into a value (#20)', async () => {
   const run = await diff(EXAMPLE, edit(EXAMPLE, 'sk-ant-example-key-1', 'sk-ant-example-key-2'), ['-o', 'markdown']);
   assert.is(run.code, 3);
