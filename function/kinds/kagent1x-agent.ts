@@ -24,9 +24,10 @@ export const KAGENT1X_KINDS: ReadonlyMap<string, PreviewKind> = new Map<string, 
 
 /**
  * An Agent's template and harness, each inline or by reference, and its `egressPolicyRefs`.
- * - Two shapes are accepted: `spec.template.{inline,ref}` / `spec.harness.{inline,ref}` (agent_types.go@23e08812,
- *   the last pre-release read; the released 1.0.x CRD could not be read), and `spec.template` (inline) /
- *   `spec.templateRef`, `spec.harness` / `spec.harnessRef` (earlier pre-releases).
+ * - Two shapes are accepted, because which one the released 1.0.x serves could not be read: `spec.template`
+ *   (inline) / `spec.templateRef`, `spec.harness` / `spec.harnessRef` (the api.kagent.dev CRD read,
+ *   helm/kagent-crds/templates/api.kagent.dev_agents.yaml@2f90b3d7), and `spec.template.{inline,ref}` /
+ *   `spec.harness.{inline,ref}` (go/api/v1alpha3/agent_types.go@23e08812).
  * - Both forms of one set (inline and ref) is a KAGENT_REFERENCE error naming the Agent; neither, a WRONG_TYPE.
  */
 function agentEdges(spec: MapNode, base: FieldPath, reader: NodeReader): Kagent1xEdge[] {
