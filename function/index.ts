@@ -8,10 +8,12 @@ export { startStreamRun, type StreamInput, type StreamRunOptions } from './run/s
 export type { FinishInputs, Run, RunOutcome } from './run/run.ts';
 export type { Config, LiveMode } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
+export type { Kagent1xAgent, Kagent1xEffect, Kagent1xInput, Kagent1xModelConfig, Kagent1xReport } from './model/kagent1x.ts';
 export type { FetchedSources } from './model/dependencies.ts';
 export type { LiveNeed } from './model/plan.ts';
 export type { SourceReport, TargetReport } from './model/reports.ts';
 
+export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';

@@ -18,8 +18,8 @@ export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpt
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<RunOutcome> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, { live });
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: Pick<StampOptions, 'kagentPreview'> = {}): Promise<RunOutcome> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, { ...core, live });
 }
 
 export interface StampOptions {
@@ -29,6 +29,8 @@ export interface StampOptions {
   live?: LiveSettings;
   /** `diff`: a digest per selected key too. Default: false. */
   keyDigests?: boolean;
+  /** `diff` and `explain`: the kagent 1.x preview (#20). Default: false. */
+  kagentPreview?: boolean;
   /** The whole run's deadline (generate). Default: none. */
   deadline?: Deadline;
 }
@@ -46,6 +48,7 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
     reader: readerSetting(io),
     ...(options.dropLocalConfig ? { dropLocalConfig: true } : {}),
     ...(options.keyDigests ? { keyDigests: true } : {}),
+    ...(options.kagentPreview ? { kagentPreview: true } : {}),
     ...(deadline ? { deadline } : {}),
   });
   const fetched = await readLiveSources(run, options.live ?? {}, io);

@@ -7,6 +7,7 @@ import { hashTarget, type HashContext } from '../hash/targets.ts';
 import { Planner } from '../plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
 import { writeStamp } from '../write/stamp.ts';
+import { previewKagent1x } from '../hash/kagent1x-secret-hash.ts';
 import { planStampEdit } from '../write/text-edit.ts';
 import { fillEdit, type TextEdit } from '../model/target.ts';
 import type { Config } from '../model/config.ts';
@@ -15,6 +16,7 @@ import type { FetchedSources } from '../model/dependencies.ts';
 import type { Item } from '../model/object.ts';
 import type { Plan } from '../model/plan.ts';
 import type { TargetReport } from '../model/reports.ts';
+import type { Kagent1xReport } from '../model/kagent1x.ts';
 
 export interface ApplyOptions {
   /** HMAC key; absent means plain SHA-256. */
@@ -23,6 +25,8 @@ export interface ApplyOptions {
   fetched?: FetchedSources;
   /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
   keyDigests?: boolean;
+  /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
+  kagentPreview?: boolean;
   /** The run's deadline, for the loop over targets. Default: none. */
   deadline?: Deadline;
 }
@@ -36,6 +40,8 @@ export interface StampOutcome {
    * nothing is stamped.
    */
   changed: Map<number, TextEdit | undefined>;
+  /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
+  kagent1x?: Kagent1xReport;
 }
 
 /**
@@ -85,6 +91,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   };
   // The loop over targets: where `options.deadline` is asked whether to stop.
   const reports = planned.targets.map((t) => hashTarget(t, ctx));
+  const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
   const changed = new Map<number, TextEdit | undefined>();
   if (!hasErrors(results)) {
     planned.targets.forEach((t, i) => {
@@ -97,5 +104,5 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
       results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
     });
   }
-  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
+  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
 }

@@ -27,6 +27,8 @@ export interface StreamRunOptions {
   reader?: ReadMode;
   /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
   keyDigests?: boolean;
+  /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
+  kagentPreview?: boolean;
   /** The run's deadline, for the loop over items. Default: none. */
   deadline?: Deadline;
 }
@@ -52,7 +54,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       for (const next of [...modes.slice(1), undefined]) {
         if ('results' in read) return failedOutcome(read.results);
         const { fetched, hashKey, deadline } = inputs;
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(deadline ? { deadline } : {}) });
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
         if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };
         if (next === undefined) break;
