@@ -3,12 +3,12 @@
 // (`needs`); the plugin reads them and `finish`es the run, which resolves, hashes, stamps and writes the
 // output text. Besides the runs, what the plugin uses: settings, results, diff, and the readers of config
 // files and live objects. Synchronous and pure: no files, no env, no clock.
-export { startListRun, type ListRunOptions, type Refusal } from './run/list-run.ts';
-export { startStreamRun, type StreamInput, type StreamRunOptions } from './run/stream-run.ts';
-export type { FinishInputs, Run, RunOutcome } from './run/run.ts';
-export type { Config, LiveMode } from './model/config.ts';
+export { startListRun } from './run/list-run.ts';
+export { startStreamRun, type StreamInput } from './run/stream-run.ts';
+export type { Run, RunOutcome } from './run/run.ts';
+export type { Config } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
-export type { Kagent1xAgent, Kagent1xEffect, Kagent1xInput, Kagent1xModelConfig, Kagent1xReport } from './model/kagent1x.ts';
+export type { Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
 export type { FetchedSources } from './model/dependencies.ts';
 export type { LiveNeed } from './model/plan.ts';
 export type { SourceReport, TargetReport } from './model/reports.ts';

@@ -52,8 +52,9 @@ const RUN_INTERNALS = ['plan', 'apply', 'startPlan', 'Planner', 'parseStream', '
 /** The names a file imports from the core's API (function/index.ts), as written. */
 export function coreNamesOf(text: string): string[] {
   const names: string[] = [];
-  for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"][^'"]*function\/index\.ts['"]/g)) {
-    for (const part of m[1]!.split(',')) {
+  const forms = /import\s+(?:type\s+)?\{([^{}]*)\}\s*from\s*['"][^'"]*function\/index\.ts['"]|\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"][^'"]*function\/index\.ts['"]/g;
+  for (const m of text.matchAll(forms)) {
+    for (const part of (m[1] ?? m[2]!).split(',')) {
       const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
       if (name !== '') names.push(name);
     }
@@ -190,13 +191,22 @@ test('plugin/ starts and finishes the core\'s runs and never reimplements them: 
   for (const name of RUN_INTERNALS) assert.not.match(api, new RegExp(`[{,\\s]${name}[,\\s}]`), `function/index.ts exports ${name}`);
 });
 
+test('function/index.ts exports only what plugin/ uses', () => {
+  const used = new Set([...graph.keys()].filter((f) => f.startsWith('plugin/')).flatMap((f) => coreNamesOf(readFileSync(join(ROOT, f), 'utf8'))));
+  const api = readFileSync(join(ROOT, 'function/index.ts'), 'utf8');
+  const exported = [...api.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((p) => p.trim().replace(/^type\s+/, '')).filter((n) => n !== ''));
+  assert.ok(exported.length > 10, 'the export lists were read');
+  assert.equal(exported.filter((n) => !used.has(n)), []);
+});
+
 test('the run and clock rules fire on made-up files', () => {
   const made = new Map([
     ['plugin/a.ts', "import { apply, type Config, startStreamRun } from '../function/index.ts';"],
     ['plugin/b.ts', "import {\n  hasErrors,\n  type Plan as P,\n  streamItems,\n} from '../../function/index.ts';"],
     ['plugin/c.ts', "import { startListRun } from '../function/index.ts';"],
+    ['plugin/d.ts', "const { oneLine, plan } = await import('../function/index.ts');"],
   ]);
-  assert.equal(runInternalsIn(made), ['plugin/a.ts: apply', 'plugin/b.ts: streamItems']);
+  assert.equal(runInternalsIn(made), ['plugin/a.ts: apply', 'plugin/b.ts: streamItems', 'plugin/d.ts: plan']);
   for (const text of ['const t = Date.now();', 'if (process.env.X) {}', 'performance.now()', 'setTimeout(f, 1)', 'globalThis.process.exit(1)']) assert.match(text, PROCESS_OR_CLOCK, text);
   assert.not.match('const updated = dateOf(x); // the process of reading', PROCESS_OR_CLOCK);
 });
