@@ -44,6 +44,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
   await checkRenderTree(renderer, io.cwd, repoRoot(io), { allowHttp: helmAllowsHttp(io) });
+  io.trace?.('rendering');
   const homes = await helmHomes(renderer);
   const env = { ...rendererEnv(io.env), ...homes.env };
   const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
