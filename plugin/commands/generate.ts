@@ -36,7 +36,8 @@ ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (de
 whole run, render, live reads and stamping together),
 ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own
 error output), ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm
-kustomize.buildOptions),
+kustomize.buildOptions), ROLLSTAMP_HELM_ALLOW_HTTP=true (plain http:// chart repositories; default:
+https://, oci:// and local only),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
