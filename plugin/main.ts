@@ -37,7 +37,10 @@ function supervise(): void {
   let termPending = false;
   let finished = false;
 
-  const terminate = async (when: string): Promise<never> => {
+  let terminating = false;
+  const terminate = async (when: string): Promise<void> => {
+    if (terminating) return; // a second SIGTERM while the groups are being killed
+    terminating = true;
     await killGroups(groups);
     process.stderr.write(`rollstamp: terminated (SIGTERM)${when}\n`);
     process.exit(143);
@@ -66,8 +69,10 @@ function supervise(): void {
           writing = false;
           if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
           if (termPending) void terminate(' after the output was written');
-          else if (err) throw err;
-          else send({ kind: 'written' });
+          else if (err) {
+            process.stderr.write(`rollstamp: cannot write the output (${(err as NodeJS.ErrnoException).code ?? err.name})\n`);
+            process.exit(1);
+          } else send({ kind: 'written' });
         });
         break;
       case 'done':
