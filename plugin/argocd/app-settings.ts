@@ -26,6 +26,8 @@ export const OPERATOR_ONLY = [
   'rendererStderr',
   'reader',
   'kustomizeBuildOptions',
+  // ROLLSTAMP_HELM_ALLOW_HTTP (#21): plain http:// chart repositories
+  'helmAllowHttp',
   // live reads: ROLLSTAMP_LIVE, ROLLSTAMP_LIVE_NAMESPACES, ROLLSTAMP_KUBE_CONTEXT, KUBECONFIG, time limits
   'live',
   'liveNamespaces',
