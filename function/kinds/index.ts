@@ -5,6 +5,7 @@ import { renderedAgentDeployments } from './kagent-deployment.ts';
 import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
 import { workloads } from './workloads.ts';
+export { declaredKindProblems } from './declared-kinds.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import type { TargetMode } from '../model/target.ts';

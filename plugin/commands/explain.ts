@@ -68,6 +68,8 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
     lines.push(`${resourceId(t.resourceRef)}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
+    // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
+    if (t.rollout) lines.push(`  rolls: ${t.rollout.how} (${t.rollout.why})`);
     if (t.sources.length === 0) lines.push('  uses no Secret or ConfigMap');
     for (const s of t.sources) lines.push(...renderSource(s));
   }
