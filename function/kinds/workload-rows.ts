@@ -146,7 +146,10 @@ const OPERATORS: readonly WorkloadRow[] = [
     group: 'kafka.strimzi.io', kind: 'KafkaNodePool', versions: ['v1beta2', 'v1'], required: ['spec'], podSpecs: [['spec', 'template', 'pod']],
     env: [['spec', 'template', 'kafkaContainer', 'env']], stamp: annotations(['spec', 'template', 'pod']),
     rolls: 'rolling', why: 'the operator rolls the pool\'s pods one by one when their pod revision changes',
-    source: 'strimzi/strimzi-kafka-operator api/src/main/java/io/strimzi/api/kafka/model/nodepool/KafkaNodePoolTemplate.java',
+    // cluster-operator/.../model/KafkaPool.java processTemplate: a pool's template.pod replaces the Kafka's
+    // spec.kafka.template.pod whole, so a stamp may go only into a template.pod the pool already has.
+    rules: [{ path: ['spec', 'template', 'pod'], absent: true, rolls: 'immutable', why: 'has no spec.template.pod: the Kafka\'s spec.kafka.template.pod is its pod template (a stamp here would replace it), so the Kafka\'s stamp rolls it' }],
+    source: 'strimzi/strimzi-kafka-operator api/src/main/java/io/strimzi/api/kafka/model/nodepool/KafkaNodePoolTemplate.java, KafkaPool.java',
   },
   {
     group: 'kafka.strimzi.io', kind: 'KafkaConnect', versions: ['v1beta2', 'v1'], required: ['spec'],

@@ -70,12 +70,13 @@ function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[
 }
 
 /** How a stamp on this object rolls: the first rule its fields match, else the row's own way. */
-export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 'immutable'; why: string; field?: string } {
+export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 'immutable'; why: string; field?: string; info?: boolean } {
   for (const rule of row.rules ?? []) {
     const at = childIn(obj.item.node, rule.path);
     const value = stringValue(at);
-    const hit = rule.values ? value !== undefined && rule.values.includes(value) : !isNullish(at) && value !== '';
-    if (hit) return { rollout: rule.rolls === 'immutable' ? 'immutable' : { how: rule.rolls, why: rule.why }, why: rule.why, field: formatPath(rule.path) };
+    const present = !isNullish(at) && value !== '';
+    const hit = rule.absent ? !present : rule.values ? value !== undefined && rule.values.includes(value) : present;
+    if (hit) return { rollout: rule.rolls === 'immutable' ? 'immutable' : { how: rule.rolls, why: rule.why }, why: rule.why, field: formatPath(rule.path), info: rule.absent === true };
   }
   return { rollout: row.rolls === 'immutable' ? 'immutable' : { how: row.rolls, why: row.why }, why: row.why };
 }
@@ -87,10 +88,10 @@ export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 
  * written and warned.
  */
 function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target | undefined {
-  const { rollout, why, field } = rolloutOf(obj, row);
+  const { rollout, why, field, info } = rolloutOf(obj, row);
   if (rollout === 'immutable') {
-    if (field) results.push(warningResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
-    else results.push(infoResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject));
+    if (field && !info) results.push(warningResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
+    else results.push(infoResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
     return undefined;
   }
   if (!isSafeToRead(obj, results)) return undefined;

@@ -25,12 +25,14 @@ export interface Rollout {
 
 /**
  * A field of the object that changes how it rolls: when the scalar at `path` is one of `values` (or, without
- * `values`, when the field is present and not empty). `immutable`: the object is never stamped (the
- * operator would refuse a changed template), reported with `why`.
+ * `values`, when the field is present and not empty; with `absent`, when it is absent). `immutable`: the
+ * object is never stamped (the operator would refuse a changed template, or a stamp would replace what
+ * applies now), reported with `why` (a warning; an info for an `absent` rule).
  */
 export interface RollRule {
   path: KeyPath;
   values?: readonly string[];
+  absent?: true;
   rolls: Rolls | 'immutable';
   why: string;
 }
