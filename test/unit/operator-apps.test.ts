@@ -81,7 +81,7 @@ for (const c of CASES) {
       for (const key of keys) {
         const expected = c.consumers[id]![key] ?? c.consumers[id]!['*'];
         assert.ok(expected, `${id} ${key}: not in the table`);
-        for (const env of [{}, { ROLLSTAMP_READER: 'full' }]) {
+        for (const env of [{}, { ROLLSTAMP_READER: 'full' }] as Array<Record<string, string>>) {
           const after = await hashes(c.app, mutate(text, id, key), env);
           const rolled = [...base].filter(([t, h]) => after.get(t) !== h).map(([t]) => t);
           assert.equal(rolled.sort(), [...expected].sort(), `${id} ${key} (${JSON.stringify(env)})`);
