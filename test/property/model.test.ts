@@ -35,7 +35,7 @@ test('model: the generator writes workloads of every operator row of the kind ta
       seen.add(`${w.row!.group}/${w.row!.kind}`);
       assert.is(stamps.get(workloadId(w)), modelHash(bundle, w), `${workloadId(w)}: hash differs from the model (${c.label})`);
     }
-  });
+  }, 200); // enough cases for every row to come up, whatever PROPERTY_CASES says
   assert.equal([...seen].sort(), ROW_SHAPES.map((r) => `${r.group}/${r.kind}`).sort(), 'rows the generator never wrote');
 });
 
