@@ -20,6 +20,7 @@ export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
 export { formatResult, hasErrors, oneLine, resourceId, type Result } from './model/results.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
+export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';

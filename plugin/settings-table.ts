@@ -26,7 +26,7 @@ export interface SettingDeclaration {
   argocd?: SettingOwner;
   /** Other spellings an operator-only setting is refused by (`context` for kubeContext). */
   aliases?: readonly string[];
-  type: 'string' | 'boolean' | 'number';
+  type: 'string' | 'boolean' | 'number' | 'array';
   /** The only values accepted. */
   values?: readonly string[];
   /** The default, as the help shows it. */
@@ -72,6 +72,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'kubeContext', field: false, env: 'ROLLSTAMP_KUBE_CONTEXT', argocd: 'operator', aliases: ['context'], type: 'string', flag: { name: 'context', arg: 'NAME', help: 'kubeconfig context for live reads (default: the current context)' } },
   { name: 'allowEmpty', field: true, argocd: 'app', type: 'boolean', default: 'false' },
   { name: 'skipCrds', field: true, argocd: 'app', type: 'boolean', default: 'false' },
+  // Workload kinds the user declares (#24): rows of the core's kind table.
+  { name: 'kinds', field: true, argocd: 'app', type: 'array' },
   // The Application may set the output format by its plugin env only (argocd/app-settings.ts), no other way.
   { name: 'output', field: false, env: 'ROLLSTAMP_OUTPUT', type: 'string', values: ['yaml', 'json'], default: 'yaml' },
   { name: 'hashKey', field: false, env: 'ROLLSTAMP_HASH_KEY', argocd: 'operator', type: 'string' },
@@ -80,6 +82,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'rendererStderr', field: false, env: 'ROLLSTAMP_RENDERER_STDERR', argocd: 'operator', type: 'string', values: ['show'] },
   { name: 'reader', field: false, env: 'ROLLSTAMP_READER', argocd: 'operator', type: 'string', values: ['fast', 'full'], default: 'fast' },
   { name: 'kustomizeBuildOptions', field: false, env: 'ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS', argocd: 'operator', type: 'string' },
+  // Plain http:// chart repositories (#21).
+  { name: 'helmAllowHttp', field: false, env: 'ROLLSTAMP_HELM_ALLOW_HTTP', argocd: 'operator', type: 'string', values: ['true'] },
   { name: 'liveNamespaces', field: false, env: 'ROLLSTAMP_LIVE_NAMESPACES', argocd: 'operator', aliases: ['namespaces'], type: 'string' },
   { name: 'liveTimeoutSeconds', field: false, env: 'ROLLSTAMP_LIVE_TIMEOUT_SECONDS', argocd: 'operator', type: 'number', default: '5' },
   { name: 'liveDeadlineSeconds', field: false, env: 'ROLLSTAMP_LIVE_DEADLINE_SECONDS', argocd: 'operator', type: 'number', default: '30' },

@@ -50,7 +50,9 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
     ...(options.keyDigests ? { keyDigests: true } : {}),
     ...(options.kagentPreview ? { kagentPreview: true } : {}),
     ...(deadline ? { deadline } : {}),
+    ...(io.trace ? { trace: (phase: string) => io.trace?.(phase) } : {}),
   });
+  io.trace?.('reading the cluster');
   const fetched = await readLiveSources(run, options.live ?? {}, io);
   return run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
 }

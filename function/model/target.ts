@@ -1,6 +1,7 @@
 // Model: targets — the objects that get a stamp, how their hash is made, where the stamp goes, and the
 // text edit that writes it.
 import type { KObject } from './object.ts';
+import type { Rollout, WorkloadRow } from './workload-row.ts';
 
 /**
  * The name of a target's kind (`workload`, `agent` …). Open: each kind module in kinds/ owns its own, and
@@ -18,6 +19,10 @@ export interface Target {
   templatePath?: readonly string[];
   /** Targets of a `carried` kind (a rendered agent Deployment): the target whose hash this one carries. */
   carriedFrom?: Target;
+  /** Workloads: the row of the kind table that reads it. */
+  row?: WorkloadRow;
+  /** Workloads: how its stamp rolls. */
+  rollout?: Rollout;
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */

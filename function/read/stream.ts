@@ -9,7 +9,7 @@ import { isLocalConfig, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { fromYaml } from './from-yaml.ts';
-import { isMapNode, isScalarNode, type Node } from '../model/nodes.ts';
+import { findUnsafeNode, isMapNode, isScalarNode, toPlain, type Node } from '../model/nodes.ts';
 import type { Item, ReadBy } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
@@ -109,6 +109,17 @@ function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>)
     }
   }
   return starts;
+}
+
+/**
+ * A stream read by the yaml library as plain values, one per document (undefined for an empty one), for files
+ * the plugin checks rather than stamps (kustomize generator configs). Undefined when any document has an error,
+ * an alias, a merge key or nesting deeper than 64.
+ */
+export function plainDocuments(text: string, path: string): unknown[] | undefined {
+  const stream = parseStream(text, path, 'full');
+  if ('results' in stream || stream.docs.some((d) => d.contents && findUnsafeNode(d.contents, 64))) return undefined;
+  return stream.docs.map((d) => (d.contents ? toPlain(d.contents) : undefined));
 }
 
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */

@@ -31,6 +31,8 @@ export interface StreamRunOptions {
   kagentPreview?: boolean;
   /** The run's deadline, for the loop over items. Default: none. */
   deadline?: Deadline;
+  /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
+  trace?: (phase: string) => void;
 }
 
 type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
@@ -44,7 +46,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
   const { config } = options;
   const keep = options.dropLocalConfig ? (d: StreamDoc) => !isLocalConfigDoc(d) : () => true;
   const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
-  const first = readAndPlan(files, keep, modes[0]!, config, options.deadline);
+  const first = readAndPlan(files, keep, modes[0]!, options);
   if ('results' in first) return failedRun(config, first.results);
   return {
     config,
@@ -54,13 +56,15 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       for (const next of [...modes.slice(1), undefined]) {
         if ('results' in read) return failedOutcome(read.results);
         const { fetched, hashKey, deadline } = inputs;
+        options.trace?.('hashing');
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
         if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };
         if (next === undefined) break;
         // Input the subset reader read is written by text edits only: a stamp that needs a new rendering
         // reads the streams again with the yaml library (the same plan; the live sources already read).
-        read = readAndPlan(files, keep, next, config, options.deadline);
+        read = readAndPlan(files, keep, next, options);
       }
       throw new Error('internal: streams read in full could not be written');
     },
@@ -68,16 +72,17 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
 }
 
 /** The streams read and planned: document by document in `fast` mode where the documents allow, else whole. */
-function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, deadline?: Deadline): Planned {
-  return (mode === 'fast' ? planDocuments(files, keep, config, deadline) : undefined) ?? readStreams(files, keep, mode, config, deadline);
+function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+  options.trace?.('reading');
+  return (mode === 'fast' ? planDocuments(files, keep, options) : undefined) ?? readStreams(files, keep, mode, options);
 }
 
 /**
  * Reads and plans each document in turn. Undefined when a document cannot be read alone (see
  * streamDocuments): the streams are then read whole, which reports what it found with the stream's lines.
  */
-function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, config: Config, deadline?: Deadline): Planned | undefined {
-  const planner = startPlan(config, deadline);
+function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, options: StreamRunOptions): Planned | undefined {
+  const planner = startPlan(options.config, options.deadline);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
   for (const file of files) {
@@ -96,11 +101,13 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => bo
     }
     parsed.push(docs);
   }
-  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
+  if (hasErrors(results)) return { results };
+  options.trace?.('planning');
+  return { parsed, plan: planner.finish() };
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, deadline?: Deadline): Planned {
+function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -111,7 +118,8 @@ function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc) => bool
   if (hasErrors(results)) return { results };
   const read = streamItems(parsed.flat());
   if (hasErrors(read.results)) return { results: read.results };
-  const planner = startPlan(config, deadline);
+  options.trace?.('planning');
+  const planner = startPlan(options.config, options.deadline);
   planner.add(read.items);
   return { parsed, plan: planner.finish() };
 }

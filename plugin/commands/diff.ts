@@ -31,7 +31,9 @@ Compares two renders of the same application — say the base and the head of a 
 every target (workload, kagent Agent or ModelConfig) whose rollstamp.dev/hash would differ, and why: each
 Secret, ConfigMap, producer or ModelConfig that changed (namespace/name), where it resolved (bundle,
 producer, cluster, missing), and which of the keys the target uses changed, were added or were removed.
-Targets that appear or disappear are listed as such. Prints names, keys and digests only, never a value.
+Targets that appear or disappear are listed as such. A workload whose stamp does not roll its pods a few at
+a time says how it does: rolls (recreate), (on-delete), (next-job) or (never) (docs/kinds.md). Prints names,
+keys and digests only, never a value.
 
 OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
 Both are read with the same config flags.
