@@ -27,7 +27,7 @@ function rotated(): string {
 
 test('docs/diff.md: the console block of the basic example runs as written and prints what it shows', () => {
   requireBundle();
-  const block = /```console\n([\s\S]*?)```/.exec(section)![1]!;
+  const block = /```console[^\n]*\n([\s\S]*?)```/.exec(section)![1]!;
   const commands = block.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
   const last = commands[commands.length - 1]!;
   const shown = block.slice(block.indexOf(`$ ${last}\n`) + last.length + 3);
