@@ -4,7 +4,10 @@ import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
-import { apply, type ApplyOptions, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
+import { apply, type ApplyOptions, type Config, type Deadline, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
+
+/** What a command may ask of the core besides the stamp. */
+export type CoreOptions = Pick<ApplyOptions, 'keyDetail' | 'keyDigests' | 'deadline'>;
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -26,8 +29,8 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live);
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: CoreOptions = {}): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live, core);
 }
 
 /**
@@ -35,7 +38,8 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`diff` asks for per-key digests).
+ * - `core`: further options for the core (`explain` and `diff` ask for per-key rows, `diff` for their digests;
+ *   `generate` passes its run deadline, checked inside planning and hashing).
  */
 export async function stampFiles(
   files: readonly InputFile[],
@@ -43,14 +47,14 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
-  core: Pick<ApplyOptions, 'keyDigests'> = {},
+  core: CoreOptions = {},
 ): Promise<StreamRun> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const mode of readModes(io)) {
-    const streams = (mode === 'fast' ? planOneByOne(files, keep, config) : undefined) ?? readStreams(files, keep, mode, config);
+    const streams = (mode === 'fast' ? planOneByOne(files, keep, config, core.deadline) : undefined) ?? readStreams(files, keep, mode, config, core.deadline);
     if ('results' in streams) return failed(streams.results);
     const { parsed, plan: planned } = streams;
     fetched ??= { sources: await readLiveSources(planned, live, io) };
@@ -70,8 +74,8 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config): Planned | undefined {
-  const planner = startPlan(config);
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config, deadline?: Deadline): Planned | undefined {
+  const planner = startPlan(config, deadline);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
   for (const file of files) {
@@ -94,7 +98,7 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, deadline?: Deadline): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -104,7 +108,7 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolea
   }
   if (hasErrors(results)) return { results };
   const read = streamItems(parsed.flat());
-  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
+  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config, deadline) };
 }
 
 /**

@@ -20,6 +20,7 @@ export type ResultCode =
   | 'UNMATCHABLE_KAGENT_HASH' // hashScheme kagent over a Secret whose values only the cluster has
   | 'BAD_ANNOTATION'
   | 'TOO_MANY_REFERENCES' // a target names more sources than the operator's cap (#12)
+  | 'TOO_MUCH_KEY_WORK' // more keys to hash or report than the operator's cap, after sharing (#21)
   | 'MISSING_SOURCE'
   | 'MISSING_KEY'
   | 'MISSING_TEMPLATE'

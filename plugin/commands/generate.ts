@@ -64,7 +64,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live);
+  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live, { deadline });
   deadline.check('stamping');
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {
