@@ -134,6 +134,7 @@ export { fromYaml } from './read/from-yaml.ts';
 export { type Item } from './model/object.ts';
 export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, type Result } from './model/results.ts';
 export { jsonStreamAsYaml } from './read/json-stream.ts';
+export { printable, printableData, printableJson } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { parseResourceList, type ResourceList } from './read/resource-list.ts';
 export { type ListItems, splitResourceList } from './read/resource-list-items.ts';

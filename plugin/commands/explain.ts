@@ -8,7 +8,7 @@ import type { Io } from '../io.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { formatResult, hasErrors, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { formatResult, hasErrors, printable, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -73,7 +73,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   }
   const notes = results.filter((r) => r.severity !== 'info' || r.tags.code !== 'STAMPED');
   if (notes.length > 0) lines.push('', 'Results:', ...notes.map((r) => `  ${formatResult(r)}`));
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`; // names and keys from input, as printable text (#21)
 }
 
 function renderSource(s: SourceReport, indent = '  '): string[] {
