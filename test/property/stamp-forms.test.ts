@@ -105,6 +105,39 @@ test('P9: an existing stamp in any scalar form is replaced exactly: the output r
   });
 });
 
+/** The documents as the items of a ResourceList (block style: each line indented under its `- `). */
+function asResourceList(docs: readonly string[]): string {
+  const items = docs.map((d) => d.replace(/\n+$/, '').split('\n').map((l, i) => (i === 0 ? `- ${l}` : l === '' ? '' : `  ${l}`)).join('\n'));
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('\n')}\n`;
+}
+
+test('P9b: the same forms through fn: the items read back as the items in plus the stamp, in YAML 1.1 and 1.2, and a second run changes nothing (#21)', async () => {
+  await forAll('P9b', 0x9e9a0002, async (c) => {
+    const step = c.rng.pick([2, 4]);
+    const old = c.rng.pick(OLD_VALUES);
+    const docs = [c.rng.bool(0.6) ? deployment(c.rng, step, old) : sandboxAgent(c.rng, step, old)];
+    if (c.rng.bool(0.3)) docs.push('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: after\ndata:\n  k: v\n');
+    const input = asResourceList(docs);
+    c.keep('resource-list.yaml', input);
+    const once = await cli(['fn'], input);
+    assert.is(once.code, 0, `${c.label}: ${once.stderr}`);
+    c.keep('once.yaml', once.stdout);
+    for (const version of ['1.2', '1.1'] as const) {
+      const want = (parsed(input, version, 'the input')[0] as any).items;
+      const got = (parsed(once.stdout, version, 'the output')[0] as any).items;
+      const stamp = stampOf(got[0]).get();
+      assert.ok(typeof stamp === 'string' && /^sha256:[0-9a-f]{64}$/.test(stamp), `${c.label}: the stamp reads back as a string (YAML ${version})`);
+      stampOf(want[0]).set(stamp);
+      assert.equal(got, want, `${c.label}: the items are the items in plus the stamp (YAML ${version})`);
+    }
+    // A list that has results is printed again from its tree (write/resource-list.ts): compare the items.
+    const twice = await cli(['fn'], once.stdout);
+    assert.is(twice.code, 0, twice.stderr);
+    const items = (text: string): unknown => (parsed(text, '1.2', 'fn output')[0] as any).items;
+    assert.equal(items(twice.stdout), items(once.stdout), `${c.label}: running fn on its output changed its items`);
+  });
+});
+
 test('a block-scalar stamp followed directly by a key keeps that key on its own line, both readers (#21)', async () => {
   for (const indicator of ['|', '|-', '|+', '>', '>-']) {
     const input = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    metadata:\n      annotations:\n        rollstamp.dev/hash: ${indicator}\n          stale\n        note: x\n    spec:\n      containers:\n      - name: c\n        image: example/app:1\n`;
