@@ -29,15 +29,17 @@ type Rows = SourceReport['keys'];
 
 /**
  * Digests by selection, for one apply.
- * - `limit`: most keys encoded (a new selection costs its size) plus, with `detail`, report rows (each target's
- *   rows cost their number: explain and diff print or compare them per target). Spending more throws
- *   KeyBudgetSpent.
+ * - `limit`: most keys encoded beyond each source's first selection (a further selection of the same source
+ *   costs its size), plus, with `detail`, report rows beyond each selection's first report (explain and diff
+ *   print or compare them per target). Spending more throws KeyBudgetSpent. What is free is bounded by the input.
  * - `detail`: report every selected key, not only the named ones; `keyDigests`: with a digest each (scheme v1
  *   message of that one key, computed once per source and key).
  */
 export class SharedDigests {
   private readonly selections = new Map<string, { digest: Buffer; rows: Rows | undefined }>();
   private readonly perKey = new Map<string, string>();
+  /** Sources (by signaturePrefix) with a selection digested already. */
+  private readonly digested = new Set<string>();
   private spent = 0;
 
   constructor(
@@ -54,13 +56,16 @@ export class SharedDigests {
     let shared = this.selections.get(signature);
     if (!shared) {
       const input = sourceInput(use, resolution, known);
-      this.spend(input.keys.length);
+      // A source's first selection costs what reading it did (linear in the input): only further ones count.
+      const source = signaturePrefix(use);
+      if (this.digested.has(source)) this.spend(input.keys.length);
+      else this.digested.add(source);
       shared = { digest: this.hasher.digest(sourceMessage(input)), rows: undefined };
       this.selections.set(signature, shared);
     }
     if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
-    shared.rows ??= this.rows(use, resolution, known);
-    this.spend(shared.rows.length);
+    if (shared.rows) this.spend(shared.rows.length); // the same rows again, for another target
+    else shared.rows = this.rows(use, resolution, known);
     return { digest: shared.digest, keys: shared.rows };
   }
 

@@ -95,15 +95,30 @@ test('just under the default key budget (distinct selections, 4,000 keys × 124 
 });
 
 test('ROLLSTAMP_MAX_KEY_WORK: a run at the limit is stamped, one key over is refused, a bad value is a usage error (#21)', async () => {
-  const text = distinct(3, 2); // each selection: 3 keys + its absent key = 4; two selections = 8
-  const at = await runInProcess(['stamp', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '8' } });
+  // Each selection is 3 keys + its own absent key = 4; a source's first selection is free (it costs what
+  // reading the source did), so the second costs 4.
+  const text = distinct(3, 2);
+  const at = await runInProcess(['stamp', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '4' } });
   assert.is(at.code, 0, at.stderr);
-  const over = await runInProcess(['stamp', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '7' } });
+  const over = await runInProcess(['stamp', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '3' } });
   assert.is(over.code, 1);
   assert.is(over.stdout, '');
-  assert.ok(over.stderr.includes('more than 7 keys') && over.stderr.includes('ROLLSTAMP_MAX_KEY_WORK'), over.stderr);
+  assert.ok(over.stderr.includes('more than 3 keys') && over.stderr.includes('ROLLSTAMP_MAX_KEY_WORK'), over.stderr);
   const bad = await runInProcess(['stamp', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '0' } });
   assert.is(bad.code, 2, bad.stderr);
+});
+
+test('a source larger than ROLLSTAMP_MAX_KEY_WORK read whole by many targets costs nothing beyond reading it; explain pays for the rows it repeats (#21)', async () => {
+  const text = stream([bigSecret(50), ...Array.from({ length: 5 }, (_, i) => reader(i))]);
+  const env = { ROLLSTAMP_MAX_KEY_WORK: '10' };
+  const stamped = await runInProcess(['stamp', '-'], { stdin: text, env });
+  assert.is(stamped.code, 0, stamped.stderr);
+  assert.is(stampsIn(stamped.stdout).length, 5);
+  const explained = await runInProcess(['explain', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '200' } }); // 4 × 50 rows repeated
+  assert.is(explained.code, 0, explained.stderr);
+  const refused = await runInProcess(['explain', '-'], { stdin: text, env: { ROLLSTAMP_MAX_KEY_WORK: '199' } });
+  assert.is(refused.code, 1);
+  assert.ok(`${refused.stdout}${refused.stderr}`.includes('ROLLSTAMP_MAX_KEY_WORK'), refused.stderr);
 });
 
 test('ROLLSTAMP_MAX_KEY_WORK is operator-only: a repository cannot raise it (#21)', async () => {
