@@ -7,7 +7,7 @@ import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './set
 import { apply, type ApplyOptions, type Config, type Deadline, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
 
 /** What a command may ask of the core besides the stamp. */
-export type CoreOptions = Pick<ApplyOptions, 'keyDetail' | 'keyDigests' | 'deadline'>;
+export type CoreOptions = Pick<ApplyOptions, 'keyDetail' | 'keyDigests' | 'deadline' | 'kagentPreview'>;
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -38,8 +38,8 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`explain` and `diff` ask for per-key rows, `diff` for their digests;
- *   `generate` passes its run deadline, checked inside planning and hashing).
+ * - `core`: further options for the core (`explain` and `diff` ask for per-key rows, `diff` for their digests,
+ *   both for the kagent 1.x preview; `generate` passes its run deadline, checked inside planning and hashing).
  */
 export async function stampFiles(
   files: readonly InputFile[],

@@ -13,6 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { printable, type StampDiff } from '../../function/index.ts';
 import { mdCode, renderMarkdown } from '../../plugin/diff-format.ts';
+import { renderAgentsMarkdown } from '../../plugin/kagent1x-format.ts';
 import { Rng } from '../property/support/generate.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
@@ -70,7 +71,7 @@ function splitCode(html: string): { outside: string; codes: string[] } {
 function assertNoMarkup(html: string, what: string): string[] {
   const { outside, codes } = splitCode(html);
   const tags = [...outside.matchAll(/<\/?([a-z]+)/g)].map((m) => m[1]!);
-  for (const tag of tags) assert.ok(['table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'br', 'strong', 'p'].includes(tag), `${what}: <${tag}> outside code: ${outside}`);
+  for (const tag of tags) assert.ok(['table', 'thead', 'tbody', 'tr', 'th', 'td', 'code', 'br', 'strong', 'em', 'p'].includes(tag), `${what}: <${tag}> outside code: ${outside}`);
   const text = outside.replace(/<[^>]*>/g, ' ');
   assert.not.match(text, /@\w|#\d|GH-\d|:[\w+-]+:|~|https?:|www\.|\.example/, `${what}: text outside code a GitHub filter could read: ${text}`);
   assert.not.match(html, /[\p{Cf}\p{Zl}\p{Zp}\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u, `${what}: a raw control or format character`);
@@ -109,6 +110,27 @@ test('no hostile name renders as markup in either GFM renderer, and each shows e
       const want = [`apps/v1/Deployment/shop/${target}`, `shop/${source}`, `ExternalSecret shop/${producer}`, ...[...keys].sort()].map(shown);
       const sortedCodes = [codes[0], codes[1], codes[2], ...codes.slice(3).sort()];
       assert.equal(sortedCodes, [want[0], want[1], want[2], ...want.slice(3).sort()], what);
+    }
+  }
+});
+
+test('the kagent 1.x table of diff -o markdown: no hostile name renders as markup either (#21)', () => {
+  const rng = new Rng(0x21d200);
+  for (let i = 0; i < 150; i++) {
+    const [agent, model, secret, key] = [hostileName(rng), hostileName(rng), hostileName(rng), hostileName(rng)];
+    const md = renderAgentsMarkdown({
+      summary: { recompiles: 1, 'applies-live': 0, appears: 0, disappears: 0 },
+      agents: [{
+        resourceRef: { apiVersion: 'api.kagent.dev/v1alpha3', kind: 'Agent', namespace: 'agents', name: agent },
+        change: 'recompiles',
+        inputs: [{ chain: [`ModelConfig agents/${model}`, `Secret agents/${secret}`], kind: 'Secret', namespace: 'agents', name: secret, effect: 'recompiles', change: 'changed', from: { old: 'bundle', new: 'bundle' }, keys: [{ key, change: 'changed' }] }],
+      }],
+    } as Parameters<typeof renderAgentsMarkdown>[0]);
+    for (const [name, render] of RENDERERS) {
+      const html = render(md);
+      const what = `case ${i} (${name}) ${JSON.stringify([agent, model, secret, key])}`;
+      assertNoMarkup(html, what);
+      assert.is((html.match(/<td>/g) ?? []).length, 4, `${what}: four cells: ${html}`);
     }
   }
 });
