@@ -33,16 +33,22 @@ interface Row {
   keys: KeyChange[];
 }
 
+/** `rolls`, or `rolls (recreate)` when a changed stamp does not roll the pods a few at a time (docs/kinds.md). */
+function changeOf(t: TargetDiff): string {
+  return t.change === 'rolls' && t.rollout && t.rollout.how !== 'rolling' ? `rolls (${t.rollout.how})` : t.change;
+}
+
 function rowsOf(t: TargetDiff): Row[] {
   const target = resourceId(t.resourceRef);
+  const rolls = changeOf(t);
   const sources = t.sources.flatMap((s) => flatten(s, '', ''));
   const none = { source: '', sourceMd: '', from: '', fromMd: '', keys: [] };
   if (t.change !== 'rolls') return [{ target, change: t.change, ...none }];
   if (sources.length === 0) {
     const why = '(the hash differs, no source does)';
-    return [{ target, change: 'rolls', ...none, source: why, sourceMd: why }];
+    return [{ target, change: rolls, ...none, source: why, sourceMd: why }];
   }
-  return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? 'rolls' : '', ...s }));
+  return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? rolls : '', ...s }));
 }
 
 function flatten(s: SourceChange, prefix: string, prefixMd: string): Array<Omit<Row, 'target' | 'change'>> {
@@ -93,7 +99,8 @@ export function renderMarkdown(diff: StampDiff): string {
     const rows = rowsOf(t);
     const why = rows.map((r) => (t.change === 'rolls' ? whyOf(r) : t.change)).join('<br>');
     const keys = rows.map((r) => keysOf(r.keys, mdCode)).join('<br>');
-    lines.push(`| ${mdCode(resourceId(t.resourceRef))} | ${why} | ${keys} |`);
+    const rolls = changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
+    lines.push(`| ${mdCode(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
   }
   return `${head}\n\n${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 // Model: validated settings (what config/ produces and every stage reads) and the label selector they hold.
+import type { WorkloadRow } from './workload-row.ts';
 
 export type Requirement =
   | { op: 'exists' | 'absent'; key: string }
@@ -47,6 +48,8 @@ export interface Config {
    * from ROLLSTAMP_MAX_KEY_WORK. Default: DEFAULT_MAX_KEY_WORK (hash/shared-digests.ts).
    */
   maxKeyWork?: number;
+  /** Workload kinds the user declares (`spec.kinds`): rows of the kind table after the built-in ones. Default: none. */
+  kinds?: readonly WorkloadRow[];
 }
 
 /** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
