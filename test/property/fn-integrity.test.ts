@@ -6,31 +6,26 @@ import { parseDocument } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bundleDocs, genBundle, HASH_KEY, isTarget, modelHash, resourceListDoc } from './support/generate.ts';
-import { cli, forAll } from './support/harness.ts';
+import { cli, forAll, stampPathOf } from './support/harness.ts';
 import { randomStyle, renderStream } from './support/render.ts';
 
 type Data = Map<unknown, unknown>;
 
-/** Where a parsed item keeps its pod template (the generator's workload kinds). */
-function templateOf(item: unknown): Data | undefined {
-  if (!(item instanceof Map)) return undefined;
-  const group = String(item.get('apiVersion') ?? '').split('/')[0];
-  const path = group === 'batch' && item.get('kind') === 'CronJob' ? ['spec', 'jobTemplate', 'spec', 'template'] : ['spec', 'template'];
-  let at: unknown = item;
-  for (const k of path) at = at instanceof Map ? at.get(k) : undefined;
-  return at instanceof Map ? at : undefined;
-}
-
-/** The item with its stamp taken out (and the annotations and metadata maps the stamp may have created). */
+/** The item with its stamp taken out (and the maps the stamp may have created), at its kind's stamp site. */
 function unstamp(item: unknown): { item: unknown; stamp: unknown } {
-  const template = templateOf(item);
-  const meta = template?.get('metadata');
-  const ann = meta instanceof Map ? meta.get('annotations') : undefined;
+  if (!(item instanceof Map)) return { item, stamp: undefined };
+  // The annotations map of the kind's stamp site (an operator row's too, #24), and the map that holds it.
+  const path = stampPathOf(String(item.get('apiVersion') ?? ''), String(item.get('kind')));
+  if (!path) return { item, stamp: undefined };
+  let holder: unknown = item;
+  for (const k of path.slice(0, -2)) holder = holder instanceof Map ? holder.get(k) : undefined;
+  const meta = holder instanceof Map ? holder.get(path.at(-2)!) : undefined;
+  const ann = meta instanceof Map ? meta.get(path.at(-1)!) : undefined;
   if (!(ann instanceof Map) || !ann.has(HASH_KEY)) return { item, stamp: undefined };
   const stamp = ann.get(HASH_KEY);
   ann.delete(HASH_KEY);
-  if (ann.size === 0) (meta as Data).delete('annotations');
-  if ((meta as Data).size === 0) template!.delete('metadata');
+  if (ann.size === 0) (meta as Data).delete(path.at(-1)!);
+  if ((meta as Data).size === 0) (holder as Data).delete(path.at(-2)!);
   return { item, stamp };
 }
 
