@@ -19,6 +19,7 @@ export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, ty
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
 export { formatResult, hasErrors, oneLine, resourceId, type Result } from './model/results.ts';
+export { printable, printableData, printableJson } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';

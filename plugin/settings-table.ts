@@ -89,6 +89,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'liveDeadlineSeconds', field: false, env: 'ROLLSTAMP_LIVE_DEADLINE_SECONDS', argocd: 'operator', type: 'number', default: '30' },
   // Work caps (#12).
   { name: 'maxReferences', field: false, env: 'ROLLSTAMP_MAX_REFERENCES', argocd: 'operator', type: 'number', default: '1000' },
+  { name: 'maxKeyWork', field: false, env: 'ROLLSTAMP_MAX_KEY_WORK', argocd: 'operator', type: 'number', default: '500000' },
   { name: 'maxLiveReads', field: false, env: 'ROLLSTAMP_MAX_LIVE_READS', argocd: 'operator', type: 'number', default: '500' },
 ];
 

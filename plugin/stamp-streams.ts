@@ -18,7 +18,7 @@ export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpt
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: Pick<StampOptions, 'kagentPreview'> = {}): Promise<RunOutcome> {
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: Pick<StampOptions, 'keyDetail' | 'kagentPreview'> = {}): Promise<RunOutcome> {
   return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, { ...core, live });
 }
 
@@ -27,7 +27,9 @@ export interface StampOptions {
   dropLocalConfig?: boolean;
   /** With `config.live`: where and how the sources the run needs are read. Default: any namespace. */
   live?: LiveSettings;
-  /** `diff`: a digest per selected key too. Default: false. */
+  /** `explain` and `diff`: every selected key of each source as a row (SourceReport.keys). Default: false. */
+  keyDetail?: boolean;
+  /** `diff`: a digest per reported key too. Default: false. */
   keyDigests?: boolean;
   /** `diff` and `explain`: the kagent 1.x preview (#20). Default: false. */
   kagentPreview?: boolean;
@@ -47,6 +49,7 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
     config,
     reader: readerSetting(io),
     ...(options.dropLocalConfig ? { dropLocalConfig: true } : {}),
+    ...(options.keyDetail ? { keyDetail: true } : {}),
     ...(options.keyDigests ? { keyDigests: true } : {}),
     ...(options.kagentPreview ? { kagentPreview: true } : {}),
     ...(deadline ? { deadline } : {}),

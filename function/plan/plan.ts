@@ -63,6 +63,7 @@ export class Planner {
 
   add(items: readonly Item[]): void {
     for (const item of items) {
+      if (this.count % 64 === 63) this.deadline?.check('planning');
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
@@ -81,7 +82,10 @@ export class Planner {
     for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates);
     // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
     let next = 0;
-    const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
+    const targets = this.slots.map((s, i) => {
+      if (i % 64 === 63) this.deadline?.check('planning');
+      return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
+    });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
     const { config, index, units, results, kagent1x } = this;
     return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, kagent1x };

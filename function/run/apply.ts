@@ -3,6 +3,7 @@
 // `apply` resolves, hashes and stamps from the plan alone. The runs (stream-run.ts, list-run.ts) drive both.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { makeHasher } from '../hash/scheme.ts';
+import { DEFAULT_MAX_KEY_WORK, KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
 import { hashTarget, type HashContext } from '../hash/targets.ts';
 import { Planner } from '../plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
@@ -14,7 +15,7 @@ import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { FetchedSources } from '../model/dependencies.ts';
 import type { Item } from '../model/object.ts';
-import type { Plan } from '../model/plan.ts';
+import type { Plan, PlannedTarget } from '../model/plan.ts';
 import type { TargetReport } from '../model/reports.ts';
 import type { Kagent1xReport } from '../model/kagent1x.ts';
 
@@ -23,7 +24,12 @@ export interface ApplyOptions {
   hashKey?: Uint8Array;
   /** Sources read from the cluster for the ids the plan's `needs` listed. */
   fetched?: FetchedSources;
-  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
+  /**
+   * Report every selected key of each source (SourceReport.keys), as explain and diff print them; without it a
+   * report lists only the keys the target names. Rows count against Config.maxKeyWork. Default: false.
+   */
+  keyDetail?: boolean;
+  /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
   keyDigests?: boolean;
   /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
@@ -77,20 +83,22 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     return { results: [errorResult('INVALID_CONFIG', 'hashScheme kagent reproduces kagent\'s unkeyed hash and cannot be used with a hash key')], targets: [], changed: new Map() };
   }
   const results: Result[] = [...planned.results];
+  const hasher = makeHasher(options.hashKey);
   const ctx: HashContext = {
     inventory: planned.index,
     results,
     cache: new Map(),
-    hasher: makeHasher(options.hashKey),
+    hasher,
+    shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true),
     config,
     unitPlans: planned.units,
     unitHashes: new Map(),
     sharedReports: new Map(),
     ...(options.fetched ? { fetched: options.fetched } : {}),
-    ...(options.keyDigests ? { keyDigests: true } : {}),
+    ...(options.deadline ? { deadline: options.deadline } : {}),
   };
-  // The loop over targets: where `options.deadline` is asked whether to stop.
-  const reports = planned.targets.map((t) => hashTarget(t, ctx));
+  const reports = hashTargets(planned.targets, ctx);
+  if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
   const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
   const changed = new Map<number, TextEdit | undefined>();
   if (!hasErrors(results)) {
@@ -105,4 +113,19 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     });
   }
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
+}
+
+/** Every target's report, or undefined when the key budget ran out (one TOO_MUCH_KEY_WORK error is added). */
+function hashTargets(targets: readonly PlannedTarget[], ctx: HashContext): Array<TargetReport | undefined> | undefined {
+  try {
+    return targets.map((t) => {
+      ctx.deadline?.check('hashing'); // a target may cost up to a whole source's keys: check before each
+      return hashTarget(t, ctx);
+    });
+  } catch (err) {
+    if (!(err instanceof KeyBudgetSpent)) throw err;
+    const message = `${err.message} after sharing equal selections between targets (keys of each distinct selection of a Secret or ConfigMap, and the keys reported per target); the limit is ROLLSTAMP_MAX_KEY_WORK`;
+    ctx.results.push(errorResult('TOO_MUCH_KEY_WORK', message));
+    return undefined;
+  }
 }

@@ -19,6 +19,8 @@ export interface ListRunOptions {
   reader?: ReadMode;
   /** The operator's cap on references per target (never from the functionConfig). Default: the config's. */
   maxReferences?: number;
+  /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
+  maxKeyWork?: number;
   /** The run's deadline, for the loop over items. Default: none. */
   deadline?: Deadline;
 }
@@ -78,7 +80,7 @@ function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, know
 function planItemByItem(text: string, options: ListRunOptions): Planned | undefined {
   const list = splitResourceList(text);
   if (!list) return undefined;
-  const settings = listConfig(list.rl.functionConfig, options.maxReferences);
+  const settings = listConfig(list.rl.functionConfig, options);
   // Items that are not objects are reported before settings: the whole reading says which.
   if ('refused' in settings) return undefined;
   const planner = startPlan(settings.config, options.deadline);
@@ -92,7 +94,7 @@ function planItemByItem(text: string, options: ListRunOptions): Planned | undefi
 function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: Config): Planned {
   const parsed = parseResourceList(text, mode);
   if ('results' in parsed) return { refused: { results: parsed.results } };
-  const settings = known ? { config: known } : listConfig(parsed.rl.functionConfig, options.maxReferences);
+  const settings = known ? { config: known } : listConfig(parsed.rl.functionConfig, options);
   if ('refused' in settings) return settings;
   const planner = startPlan(settings.config, options.deadline);
   planner.add(parsed.items);
@@ -100,7 +102,7 @@ function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?
 }
 
 /** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
-function listConfig(functionConfig: unknown, maxReferences: number | undefined): { config: Config } | { refused: Refusal } {
+function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork }: ListRunOptions): { config: Config } | { refused: Refusal } {
   let plain: unknown;
   if (functionConfig !== null && functionConfig !== undefined) {
     if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
@@ -108,7 +110,7 @@ function listConfig(functionConfig: unknown, maxReferences: number | undefined):
   }
   const read = readConfig(plain, {}, 'functionConfig');
   if ('results' in read) return { refused: { results: read.results } };
-  return { config: maxReferences === undefined ? read.config : { ...read.config, maxReferences } };
+  return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) } };
 }
 
 /** KRM convention: an empty ResourceList is not an error; an info result says nothing was stamped. */

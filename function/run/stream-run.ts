@@ -25,7 +25,9 @@ export interface StreamRunOptions {
   dropLocalConfig?: boolean;
   /** `full`: the yaml library reads everything (an escape hatch; tests compare the two). Default: `fast`. */
   reader?: ReadMode;
-  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
+  /** Report every selected key of each source (SourceReport.keys), as explain and diff print them. Default: false. */
+  keyDetail?: boolean;
+  /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
   keyDigests?: boolean;
   /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
@@ -57,7 +59,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
         if ('results' in read) return failedOutcome(read.results);
         const { fetched, hashKey, deadline } = inputs;
         options.trace?.('hashing');
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
         if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };

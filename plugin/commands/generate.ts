@@ -45,8 +45,9 @@ https://, oci:// and local only),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
-ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_READER=full
-(read every input with the yaml library: an escape hatch).
+ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_MAX_KEY_WORK
+(keys hashed or reported per run after sharing, 500000), ROLLSTAMP_READER=full (read every input with the
+yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
