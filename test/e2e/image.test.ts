@@ -96,6 +96,9 @@ it('rollstamp version, on a read-only root filesystem as uid 999', async () => {
   assert.is(r.stdout, `rollstamp ${pkg.version}\n`);
   const probe = runInImage(img, ['-c', 'id -u; touch /probe 2>/dev/null && echo writable || echo read-only; touch /tmp/probe && echo tmp-ok'], { entrypoint: ['/bin/sh'] });
   assert.is(probe.stdout, '999\nread-only\ntmp-ok\n', probe.stderr);
+  const help = runInImage(img, ['--help']);
+  assert.match(help.stdout, /^Docs: \/README\.md /m, '--help names the README by its path in the image');
+  assert.ok(readFileSync(join(img.rootfs, 'README.md'), 'utf8').startsWith('# rollstamp\n'));
 });
 
 it('the image carries git and an ssh client that run as uid 999, and the tools the build was given', async () => {
