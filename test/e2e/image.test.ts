@@ -165,6 +165,8 @@ it("the README states the image's measured unpacked size", async () => {
   const stated = Number(/image is (\d+) MiB unpacked/.exec(readme)?.[1]);
   assert.ok(stated > 0, 'README.md: "… image is N MiB unpacked …"');
   assert.ok(Math.abs(stated - img.sizeMiB) <= img.sizeMiB * 0.1, `README says ${stated} MiB, measured ${img.sizeMiB} MiB`);
+  const page = readFileSync(join(ROOT, 'docs', 'install.md'), 'utf8');
+  assert.ok(page.includes(`Measured there: ${stated} MiB unpacked`), 'docs/install.md states the same size');
 });
 
 test.after(async () => {
