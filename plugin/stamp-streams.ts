@@ -25,9 +25,12 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
   throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
 }
 
+/** What a command may ask of the core besides the stamp. */
+type CoreOptions = Pick<ApplyOptions, 'keyDigests' | 'kagentPreview'>;
+
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live);
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: CoreOptions = {}): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live, core);
 }
 
 /**
@@ -35,7 +38,8 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`diff` asks for per-key digests).
+ * - `core`: further options for the core (`diff` asks for per-key digests; `diff` and `explain` for the
+ *   kagent 1.x preview).
  */
 export async function stampFiles(
   files: readonly InputFile[],
@@ -43,7 +47,7 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc) => boolean = () => true,
   live: LiveSettings = {},
-  core: Pick<ApplyOptions, 'keyDigests'> = {},
+  core: CoreOptions = {},
 ): Promise<StreamRun> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);

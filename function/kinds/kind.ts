@@ -45,5 +45,8 @@ export interface Selection {
   read(obj: KObject, results: Result[]): Target | undefined;
 }
 
-/** An object never written whatever its labels say: the result that says why (not reported when opted out). */
-export type PassThrough = (obj: KObject, config: Config) => Result | undefined;
+/**
+ * An object never written whatever its labels say: the result that says why (not reported when opted out).
+ * - `oncePerRun`: the result names no object and is reported once per run, however many objects it covers.
+ */
+export type PassThrough = ((obj: KObject, config: Config) => Result | undefined) & { readonly oncePerRun?: true };

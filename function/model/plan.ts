@@ -58,4 +58,6 @@ export interface Plan {
   results: Result[];
   /** How many items were planned. */
   items: number;
+  /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
+  kagent1x?: KObject[];
 }

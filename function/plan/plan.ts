@@ -7,6 +7,7 @@
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
 import { kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
 import { selectTarget } from './targets.ts';
@@ -40,6 +41,8 @@ export class Planner {
   private readonly candidates: KObject[] = [];
   private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
   private readonly planned = new Map<Target, PlannedTarget>();
+  /** kagent 1.x objects: never targets; their trees stay for `diff` and `explain` (#20). */
+  private readonly kagent1x: KObject[] = [];
   private count = 0;
 
   constructor(
@@ -56,6 +59,7 @@ export class Planner {
     for (const item of items) {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
+      if (isKagent1x(obj)) this.kagent1x.push(obj);
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
       const target = selectTarget(obj, this.config, this.results);
@@ -73,8 +77,8 @@ export class Planner {
     let next = 0;
     const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, modelConfigs, results } = this;
-    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count };
+    const { config, index, modelConfigs, results, kagent1x } = this;
+    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count, kagent1x };
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
