@@ -21,12 +21,13 @@ const load = (name: string): Workflow => parse(readFileSync(join(WORKFLOWS, name
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
 
-test('every workflow validates with action-validator, and the validator rejects a broken one', () => {
+test('every workflow (.github/workflows and the docs/ci recipe) validates with action-validator, and the validator rejects a broken one', () => {
   const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f)).sort();
   assert.equal(files, ['ci.yml', 'release.yml']);
-  for (const f of files) {
-    const r = run(VALIDATOR, [join(WORKFLOWS, f)]);
-    assert.is(r.code, 0, `${f}: ${r.stdout}${r.stderr}`);
+  // The pull-request recipe in docs/ci is a workflow too (ci-recipes.test.ts runs its steps).
+  for (const path of [...files.map((f) => join(WORKFLOWS, f)), join(ROOT, 'docs', 'ci', 'github-actions.yml')]) {
+    const r = run(VALIDATOR, [path]);
+    assert.is(r.code, 0, `${path}: ${r.stdout}${r.stderr}`);
   }
   const broken = join(tempDir('workflow'), 'broken.yml');
   writeFileSync(broken, readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8').replace('runs-on: ubuntu-24.04', 'runs_on: ubuntu-24.04'));
