@@ -126,3 +126,5 @@ export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';
 export { toKubernetesJson } from './write/kubernetes-json.ts';
+export { WORKLOAD_ROWS } from './kinds/workload-rows.ts';
+export type { Rollout, Rolls, WorkloadRow } from './model/workload-row.ts';

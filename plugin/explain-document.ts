@@ -51,6 +51,7 @@ function explainTarget(t: TargetReport): ExplainedTarget {
     ...(t.previous !== undefined ? { previous: t.previous } : {}),
     changed: t.changed,
     state,
+    ...(t.rollout ? { rollout: t.rollout } : {}),
     sources: t.sources.map(explainSource),
   };
 }

@@ -54,12 +54,16 @@ export async function stampFiles(
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const mode of readModes(io)) {
-    const streams = (mode === 'fast' ? planOneByOne(files, keep, config) : undefined) ?? readStreams(files, keep, mode, config);
+    io.trace?.('reading');
+    const streams = (mode === 'fast' ? planOneByOne(files, keep, config, io) : undefined) ?? readStreams(files, keep, mode, config, io);
     if ('results' in streams) return failed(streams.results);
     const { parsed, plan: planned } = streams;
+    if (!fetched) io.trace?.('reading the cluster');
     fetched ??= { sources: await readLiveSources(planned, live, io) };
     const sources = fetched.sources;
+    io.trace?.('hashing');
     const outcome = apply(planned, { ...core, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    io.trace?.('writing');
     const texts = parsed.map((docs) => serializeStream(docs, outcome.changed));
     if (texts.some((t) => t === undefined)) continue;
     return { outcome, output: joinStreams(texts as string[]), objects: planned.items };
@@ -74,7 +78,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config): Planned | undefined {
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config, io: Io): Planned | undefined {
   const planner = startPlan(config);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
@@ -94,11 +98,13 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
     }
     parsed.push(docs);
   }
-  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
+  if (hasErrors(results)) return { results };
+  io.trace?.('planning');
+  return { parsed, plan: planner.finish() };
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, io: Io): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -107,6 +113,7 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolea
     else parsed.push(stream.docs.filter(keep));
   }
   if (hasErrors(results)) return { results };
+  io.trace?.('planning');
   const read = streamItems(parsed.flat());
   return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
 }

@@ -42,7 +42,7 @@ export interface Selection {
   /** Whether an object of this kind without a `rollstamp.dev/enabled` label or annotation is selected. */
   byDefault(obj: KObject, config: Config): boolean;
   /** The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. */
-  read(obj: KObject, results: Result[]): Target | undefined;
+  read(obj: KObject, results: Result[], config: Config): Target | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { MapNode } from './nodes.ts';
 import type { KObject, SourceIndex } from './object.ts';
 import type { Result, Subject } from './results.ts';
 import type { EditPlan, StampSite, TargetMode } from './target.ts';
+import type { Rollout } from './workload-row.ts';
 
 /** A Secret or ConfigMap the plugin should read from the cluster. */
 export interface LiveNeed {
@@ -22,6 +23,8 @@ export interface PlannedTarget {
   mode: TargetMode;
   subject: Subject;
   site: StampSite;
+  /** Workloads: how a changed stamp rolls. */
+  rollout?: Rollout;
   /** Index of the target's item in the planned items: how the writers find what was stamped. */
   item: number;
   /** The stamp site can hold a stamp; false when it cannot (the errors are in the results) or was not checked. */

@@ -6,7 +6,7 @@
 // trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
@@ -48,7 +48,10 @@ export class Planner {
   constructor(
     private readonly config: Config,
     private readonly planEdit: EditPlanner,
-  ) {}
+  ) {
+    // A declared kind that collides with a built-in one fails the run before anything is read (#24).
+    this.results.push(...declaredKindProblems(config));
+  }
 
   /** How many items were added: the index the next one gets. */
   get items(): number {
@@ -95,6 +98,7 @@ export class Planner {
     const { obj, mode, site } = target;
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
+    if (target.rollout) out.rollout = target.rollout;
     if (!kind.local) this.planned.set(target, out); // an Agent is planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const agent = this.planOne(target.agent!);

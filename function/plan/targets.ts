@@ -43,5 +43,5 @@ export function selectTarget(obj: KObject, config: Config, results: Result[]): T
     return undefined;
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
-  return wanted ? selection.read(obj, results) : undefined;
+  return wanted ? selection.read(obj, results, config) : undefined;
 }

@@ -23,7 +23,8 @@ export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
 
 Shows what rollstamp would stamp and why, as a dry run (it writes nothing): for every target workload, its
 hash and whether a stamp would add or change it (new, changed, unchanged), each Secret and ConfigMap it
-uses, the keys used, where each resolved and a short digest. Where a source resolved: bundle (the input),
+uses, the keys used, where each resolved and a short digest, and how a changed stamp reaches the pods
+(rolling, recreate, on-delete, next-job or never, with the operator's reason; docs/kinds.md). Where a source resolved: bundle (the input),
 producer (an ExternalSecret, SealedSecret, Certificate … in the input that makes it), cluster (read live,
 with --live), missing, or ignored (rollstamp.dev/ignore). Prints no value, ever. Reads the same inputs as
 \`rollstamp stamp\`. With -o json or yaml: an Explanation document whose wouldChange lists the targets a
@@ -73,6 +74,8 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
     lines.push(`${resourceId(t.resourceRef)}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
+    // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
+    if (t.rollout) lines.push(`  rolls: ${t.rollout.how} (${t.rollout.why})`);
     if (t.sources.length === 0) lines.push('  uses no Secret or ConfigMap');
     for (const s of t.sources) lines.push(...renderSource(s));
   }
