@@ -31,7 +31,8 @@ Commands:
 Flags:
 ${flagsHelp(GLOBAL_FLAGS)}
 
-Docs: ${fileURLToPath(new URL('../README.md', import.meta.url))} (hash scheme, annotations, examples).`;
+Docs: ${fileURLToPath(new URL('../README.md', import.meta.url))} and the docs/*.md pages beside it (configuration,
+hash scheme, diff, live reads, kagent).`;
 
 interface Command {
   help: () => Promise<string>;

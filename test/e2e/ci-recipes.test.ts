@@ -156,7 +156,7 @@ kubectlTest('GitHub recipe, kustomize: a rotated password rolls shop-web; the co
   const r = runGithub(repo, base, { APP: 'deploy' });
   assert.is(r.code, 0, r.stderr);
   assert.match(r.summary, /^\*\*rollstamp diff\*\*: 1 target rolls\./);
-  assert.match(r.summary, /\| <code>apps\/v1\/Deployment\/shop-web<\/code> \| Secret default\/shop-db \(bundle\) \| changed: <code>password<\/code> \|/);
+  assert.match(r.summary, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
   assert.ok(r.posted.startsWith('gh pr comment 16 --edit-last --body-file '), r.posted);
   assert.ok(r.posted.endsWith(r.summary), 'the comment is the markdown report');
 });
@@ -189,7 +189,7 @@ helmTest('GitHub and GitLab recipes, Helm: a new db.password rolls the chart Dep
   const gh = runGithub(repo, base, { APP: 'deploy', RELEASE: 'shop' });
   assert.is(gh.code, 0, gh.stderr);
   assert.match(gh.summary, /1 target rolls/);
-  assert.match(gh.summary, /Secret [\w-]+\/shop-db \(bundle\) \| changed: <code>password<\/code>/);
+  assert.match(gh.summary, /Secret `[\w-]+\/shop-db` \(bundle\) \| changed: `password`/);
   const gl = runGitlab(repo, base, { APP: 'deploy', RELEASE: 'shop' });
   assert.is(gl.code, 0, gl.stderr);
   assert.is(gl.artifact, gh.summary);
@@ -199,7 +199,7 @@ kubectlTest('GitLab recipe, kustomize: rollstamp.md is the artifact and the note
   const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), 'c2hvcC1leGFtcGxlLXBhc3N3b3Jk', 'c2hvcC1leGFtcGxlLXBhc3N3b3JkMg=='));
   const r = runGitlab(repo, base, { APP: 'deploy' });
   assert.is(r.code, 0, r.stderr);
-  assert.match(r.artifact, /\| <code>apps\/v1\/Deployment\/shop-web<\/code> \| Secret default\/shop-db \(bundle\) \| changed: <code>password<\/code> \|/);
+  assert.match(r.artifact, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
   const [call, ...body] = r.posted.split('\n');
   assert.match(call!, /^curl .*--header PRIVATE-TOKEN: note-token .*https:\/\/gitlab\.example\/api\/v4\/projects\/7\/merge_requests\/16\/notes$/);
   assert.is(body.join('\n'), r.artifact);
