@@ -7,6 +7,7 @@
 // sidecar does: `rollstamp version`, `fn` on a ResourceList, `generate` on three examples with Argo CD's
 // environment; each output must equal the checkout's bundle run with the same tools.
 // Needs root, buildah and debootstrap (.ci/run installs them); without CI set, a missing one skips with a reason.
+// Runs alone: the build takes minutes of CPU and GBs of vfs layer copies, which would slow timed shards.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
