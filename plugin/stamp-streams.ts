@@ -26,13 +26,13 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live);
+export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, keep?: (d: StreamDoc, file: InputFile) => boolean): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, keep, live);
 }
 
 /**
  * Runs the core over already-read streams. Parse errors come back as results, not throws.
- * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
+ * - `keep` drops documents before anything else sees them (local-config documents read from a directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
  * - `core`: further options for the core (`diff` asks for per-key digests).
@@ -41,7 +41,7 @@ export async function stampFiles(
   files: readonly InputFile[],
   settings: Config,
   io: Io,
-  keep: (d: StreamDoc) => boolean = () => true,
+  keep: (d: StreamDoc, file: InputFile) => boolean = () => true,
   live: LiveSettings = {},
   core: Pick<ApplyOptions, 'keyDigests'> = {},
 ): Promise<StreamRun> {
@@ -70,7 +70,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config): Planned | undefined {
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config): Planned | undefined {
   const planner = startPlan(config);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
@@ -82,7 +82,7 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
         if (!step.value) return undefined;
         break;
       }
-      if (!keep(step.value)) continue;
+      if (!keep(step.value, file)) continue;
       docs.push(step.value);
       const read = streamItems([step.value], planner.items);
       results.push(...read.results);
@@ -94,13 +94,13 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
     const stream = parseStream(file.text, file.path, mode);
     if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs.filter(keep));
+    else parsed.push(stream.docs.filter((d) => keep(d, file)));
   }
   if (hasErrors(results)) return { results };
   const read = streamItems(parsed.flat());

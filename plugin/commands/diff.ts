@@ -13,7 +13,7 @@ import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { type Config, diffStamps, formatResult, hasErrors, type Result } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
-const DIFF_FLAGS: readonly FlagSpec[] = [
+export const DIFF_FLAGS: readonly FlagSpec[] = [
   {
     name: 'output',
     short: 'o',

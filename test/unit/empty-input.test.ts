@@ -52,8 +52,8 @@ test('stamp --allow-empty prints an empty input as it came (nothing to stamp)', 
   assert.is(run.stdout, stdin);
 });
 
-test('one object is enough: a non-target ConfigMap alone is not an empty input', async () => {
-  const run = await runInProcess(['stamp', '--check', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
+test('one object is enough: a non-target ConfigMap alone is not an empty input (with no targets allowed, #23)', async () => {
+  const run = await runInProcess(['stamp', '--check', '--allow-no-targets', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
   assert.is(run.code, 0, run.stderr);
 });
 
