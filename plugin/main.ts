@@ -1,7 +1,7 @@
 // The process edge: the only file that touches `process`. Output is written once, after the run
 // succeeded, and flushed before exit (process.exit would cut a pipe). Errors are one line, no stack.
 import { runCli } from './cli.ts';
-import { RollstampError } from './errors.ts';
+import { errorLine, RollstampError } from './errors.ts';
 import { killChildren, onChildrenRunning } from './exec.ts';
 import type { Io } from './io.ts';
 
@@ -70,14 +70,14 @@ try {
   // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
   const { oneLine } = await import('../function/index.ts');
   if (err instanceof RollstampError) {
-    process.stderr.write(`rollstamp: ${oneLine(err.message)}\n`);
+    process.stderr.write(errorLine(oneLine(err.message)));
     process.exitCode = err.exitCode;
   } else if (isParseArgsError(err)) {
-    process.stderr.write(`rollstamp: ${oneLine((err as Error).message)}; see --help\n`);
+    process.stderr.write(errorLine(`${oneLine((err as Error).message)}; see --help`));
     process.exitCode = 2;
   } else {
     // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
-    process.stderr.write(`rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`);
+    process.stderr.write(errorLine(`internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details`));
     if (debug) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;
   }

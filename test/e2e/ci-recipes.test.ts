@@ -160,7 +160,7 @@ kubectlTest('GitHub recipe: an invalid render fails the job and posts nothing', 
   await withStub('test-token', [], async (stub) => {
     const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
     assert.is(r.code, 1, r.stderr);
-    assert.match(r.stderr, /rollstamp: NEW/);
+    assert.match(r.stderr, /rollstamp: error: NEW/);
     assert.equal(stub.requests, []);
   });
 });

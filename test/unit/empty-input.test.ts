@@ -25,14 +25,14 @@ for (const args of COMMANDS) {
       const run = await runInProcess([...args, '-'], { stdin });
       assert.is(run.code, 1);
       assert.is(run.stdout, '');
-      assert.is(run.stderr, 'rollstamp: no objects in standard input; pass --allow-empty if an empty input is expected\n');
+      assert.is(run.stderr, 'rollstamp: error: no objects in standard input; pass --allow-empty if an empty input is expected\n');
     });
   }
   test(`${args.join(' ')} refuses a path that holds no objects, naming it (#12)`, async () => {
     const run = await runInProcess([...args, 'comments.yaml'], { cwd: dir });
     assert.is(run.code, 1);
     assert.is(run.stdout, '');
-    assert.match(run.stderr, /^rollstamp: no objects in comments\.yaml; pass --allow-empty/);
+    assert.match(run.stderr, /^rollstamp: error: no objects in comments\.yaml; pass --allow-empty/);
     assert.is(run.stderr.split('\n').length, 2);
   });
   test(`${args.join(' ')} --allow-empty accepts an empty input (#12)`, async () => {
