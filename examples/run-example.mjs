@@ -1,7 +1,10 @@
 // `npm start`: stamps examples/basic/app.yaml, prints what changed, then rotates one password and shows
-// that only the workload using it gets a new hash. `npm run start:kagent` does the same for examples/kagent.
+// that only the workload using it gets a new hash. `npm run start:kagent` does the same for examples/kagent
+// (kagent 0.10.x), then rotates a key of examples/kagent/1.x and shows the agents kagent 1.x recompiles.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -10,9 +13,9 @@ const appFile = 'examples/basic/app.yaml';
 const configFile = 'examples/basic/rollstamp.yaml';
 const cwd = here('..');
 
-function rollstamp(args, input) {
+function rollstamp(args, input, ok = [0]) {
   const r = spawnSync(process.execPath, [bundle, ...args], { cwd, input, encoding: 'utf8' });
-  if (r.status !== 0) {
+  if (!ok.includes(r.status)) {
     process.stderr.write(r.stderr);
     process.exit(r.status ?? 1);
   }
@@ -94,5 +97,29 @@ function kagentExample() {
   console.log('only they roll (and claude\'s own informational stamp changes); k8s-helper and ticket-bot keep theirs.');
 }
 
-if (process.argv[2] === 'kagent') kagentExample();
+/** kagent 1.x: nothing is written; `diff` names the agents a rotated key recompiles (#20). */
+function kagent1xExample() {
+  const dir = 'examples/kagent/1.x';
+  const files = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `${dir}/${f}`);
+  console.log('\nkagent 1.x (api.kagent.dev) recompiles its agents itself; rollstamp writes nothing into them:');
+  console.log(`$ rollstamp stamp --check ${files.join(' ')}`);
+  rollstamp(['stamp', '--check', ...files]);
+  console.log('(exit 0: nothing to stamp)');
+  const input = rollstamp(['stamp', ...files]);
+  console.log('\nRotating openai-key.api-key and the search-api token, and asking which agents that recompiles:');
+  console.log('$ rollstamp diff old.yaml new.yaml');
+  const rotated = input.replace('sk-example-openai-key-1', 'sk-example-openai-key-2').replace('example-search-token-1', 'example-search-token-2');
+  const tmp = mkdtempSync(join(tmpdir(), 'rollstamp-kagent1x-'));
+  writeFileSync(join(tmp, 'old.yaml'), input);
+  writeFileSync(join(tmp, 'new.yaml'), rotated);
+  process.stdout.write(rollstamp(['diff', join(tmp, 'old.yaml'), join(tmp, 'new.yaml')], undefined, [3]));
+  rmSync(tmp, { recursive: true, force: true });
+  console.log('\nlead reaches openai through its triage sub-agent, so lead and triage recompile; reviewer uses claude');
+  console.log('and keeps its revision. The search token is injected by the egress gateway: it applies live.');
+}
+
+if (process.argv[2] === 'kagent') {
+  kagentExample();
+  kagent1xExample();
+}
 else basicExample();

@@ -7,6 +7,7 @@ import { hashTarget, type HashContext } from './hash/targets.ts';
 import { Planner } from './plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
 import { writeStamp } from './write/stamp.ts';
+import { previewKagent1x } from './hash/kagent1x-secret-hash.ts';
 import { planStampEdit } from './write/text-edit.ts';
 import { fillEdit, type TextEdit } from './model/target.ts';
 import type { Config, LiveMode } from './model/config.ts';
@@ -14,6 +15,7 @@ import type { FetchedSources } from './model/dependencies.ts';
 import type { Inventory, Item } from './model/object.ts';
 import type { LiveNeed, Plan } from './model/plan.ts';
 import type { SourceReport, TargetReport } from './model/reports.ts';
+import type { Kagent1xReport } from './model/kagent1x.ts';
 
 export interface ApplyOptions {
   /** HMAC key; absent means plain SHA-256. */
@@ -22,6 +24,8 @@ export interface ApplyOptions {
   fetched?: FetchedSources;
   /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
   keyDigests?: boolean;
+  /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
+  kagentPreview?: boolean;
 }
 
 export interface StampOutcome {
@@ -33,6 +37,8 @@ export interface StampOutcome {
    * nothing is stamped.
    */
   changed: Map<number, TextEdit | undefined>;
+  /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
+  kagent1x?: Kagent1xReport;
 }
 
 /**
@@ -81,6 +87,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     ...(options.keyDigests ? { keyDigests: true } : {}),
   };
   const reports = planned.targets.map((t) => hashTarget(t, ctx));
+  const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
   const changed = new Map<number, TextEdit | undefined>();
   if (!hasErrors(results)) {
     planned.targets.forEach((t, i) => {
@@ -93,13 +100,15 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
       results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
     });
   }
-  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed };
+  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
 }
 
 export type { Config, Inventory, LiveMode, LiveNeed, FetchedSources, Plan, Planner };
 export type { SourceReport, TargetReport };
+export type { Kagent1xAgent, Kagent1xEffect, Kagent1xInput, Kagent1xModelConfig, Kagent1xReport } from './model/kagent1x.ts';
 
 // What the plugin uses besides the stamp API: reading and writing inputs, settings, results, and diff.
+export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
@@ -117,3 +126,5 @@ export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';
 export { toKubernetesJson } from './write/kubernetes-json.ts';
+export { WORKLOAD_ROWS } from './kinds/workload-rows.ts';
+export type { Rollout, Rolls, WorkloadRow } from './model/workload-row.ts';

@@ -8,7 +8,7 @@ import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.t
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', type: 'boolean', help: 'help for rollstamp or a command (rollstamp stamp --help)' },
   { name: 'version', short: 'V', type: 'boolean', help: 'print the version (also: rollstamp version)' },
-  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors' },
+  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, and each phase of a run as it starts' },
 ];
 
 export const MAIN_HELP = `Usage: rollstamp [command] [flags]

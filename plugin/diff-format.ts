@@ -30,12 +30,18 @@ interface Row {
   keys: KeyChange[];
 }
 
+/** `rolls`, or `rolls (recreate)` when a changed stamp does not roll the pods a few at a time (docs/kinds.md). */
+function changeOf(t: TargetDiff): string {
+  return t.change === 'rolls' && t.rollout && t.rollout.how !== 'rolling' ? `rolls (${t.rollout.how})` : t.change;
+}
+
 function rowsOf(t: TargetDiff): Row[] {
   const target = resourceId(t.resourceRef);
+  const rolls = changeOf(t);
   const sources = t.sources.flatMap((s) => flatten(s, ''));
   if (t.change !== 'rolls') return [{ target, change: t.change, source: '', from: '', keys: [] }];
-  if (sources.length === 0) return [{ target, change: 'rolls', source: '(the hash differs, no source does)', from: '', keys: [] }];
-  return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? 'rolls' : '', ...s }));
+  if (sources.length === 0) return [{ target, change: rolls, source: '(the hash differs, no source does)', from: '', keys: [] }];
+  return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? rolls : '', ...s }));
 }
 
 function flatten(s: SourceChange, prefix: string): Array<Omit<Row, 'target' | 'change'>> {
@@ -81,7 +87,8 @@ export function renderMarkdown(diff: StampDiff): string {
     const rows = rowsOf(t);
     const why = rows.map((r) => (t.change === 'rolls' ? whyOf(r) : t.change)).join('<br>');
     const keys = rows.map((r) => keysOf(r.keys, code)).join('<br>');
-    lines.push(`| ${code(resourceId(t.resourceRef))} | ${why} | ${keys} |`);
+    const rolls = changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
+    lines.push(`| ${code(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
   }
   return `${head}\n\n${lines.join('\n')}\n`;
 }

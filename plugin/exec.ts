@@ -1,6 +1,6 @@
 // Process edge: runs a renderer (kustomize, helm) as a child in its own process group, with a timeout, the
-// run's deadline and an output limit; on timeout or on our own SIGTERM the whole group is killed, so no child
-// outlives rollstamp.
+// run's deadline and an output limit; on timeout the whole group is killed, and main.ts kills every running
+// group on our own SIGTERM, so no child outlives rollstamp.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RollstampError } from './errors.ts';
 
@@ -22,17 +22,15 @@ export interface RunOptions {
   maxOutputBytes: number;
 }
 
-const running = new Set<ChildProcess>();
-let onRunning: ((any: boolean) => void) | undefined;
+let onChildEvent: ((pid: number, running: boolean) => void) | undefined;
 let deadlineAt = Infinity;
 
 /**
- * Calls `listener(true)` when the first child starts and `listener(false)` when the last one ends: main.ts
- * catches SIGTERM only while there are children to kill, so during synchronous work (parsing) the default
- * action ends the process at once (a JS handler cannot run until that work is done; #12).
+ * Calls `listener(pid, true)` when a child starts and `listener(pid, false)` when it has ended: the run
+ * reports each renderer's process group to main.ts, which kills them on SIGTERM (#12, #21).
  */
-export function onChildrenRunning(listener: (any: boolean) => void): void {
-  onRunning = listener;
+export function onChild(listener: (pid: number, running: boolean) => void): void {
+  onChildEvent = listener;
 }
 
 /** A deadline for every child started from now on (epoch ms): the run's, so a renderer cannot outlive it. */
@@ -41,17 +39,11 @@ export function setRunDeadline(at: number): void {
 }
 
 function track(child: ChildProcess): void {
-  running.add(child);
-  if (running.size === 1) onRunning?.(true);
+  if (child.pid !== undefined) onChildEvent?.(child.pid, true);
 }
 
 function untrack(child: ChildProcess): void {
-  if (running.delete(child) && running.size === 0) onRunning?.(false);
-}
-
-/** Kills every running child's process group (SIGTERM, then SIGKILL after 2 s). Used on our own SIGTERM. */
-export function killChildren(): void {
-  for (const child of running) killGroup(child);
+  if (child.pid !== undefined) onChildEvent?.(child.pid, false);
 }
 
 function killGroup(child: ChildProcess): void {

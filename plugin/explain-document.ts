@@ -1,7 +1,7 @@
 // `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
-import { resourceId, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
+import { resourceId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
 export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };
@@ -18,17 +18,20 @@ export interface Explanation {
   /** The targets (`apiVersion/Kind/namespace/name`) whose stamp `rollstamp stamp` would add or change. */
   wouldChange: string[];
   targets: ExplainedTarget[];
+  /** kagent 1.x (#20): each Agent's revision inputs and each ModelConfig's status.secretHash; only when any. */
+  kagent?: Kagent1xReport;
   results: Result[];
 }
 
 /** The machine-readable report; key order is fixed so outputs diff cleanly. */
-export function explanationOf(targets: readonly TargetReport[], results: readonly Result[]): Explanation {
+export function explanationOf(targets: readonly TargetReport[], results: readonly Result[], kagent1x?: Kagent1xReport): Explanation {
   return {
     apiVersion: 'rollstamp.dev/v1alpha1',
     kind: 'Explanation',
     dryRun: true,
     wouldChange: targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef)),
     targets: targets.map(explainTarget),
+    ...(kagent1x ? { kagent: kagent1x } : {}),
     results: [...results],
   };
 }
@@ -48,6 +51,7 @@ function explainTarget(t: TargetReport): ExplainedTarget {
     ...(t.previous !== undefined ? { previous: t.previous } : {}),
     changed: t.changed,
     state,
+    ...(t.rollout ? { rollout: t.rollout } : {}),
     sources: t.sources.map(explainSource),
   };
 }

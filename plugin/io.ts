@@ -9,6 +9,11 @@ export interface Io {
   writeStderr(text: string): void;
   /** True when standard input is a terminal (nothing piped in): commands then print a hint, not wait. */
   stdinIsTTY?: boolean;
+  /**
+   * With `--debug`: called as each phase of a run starts (`reading`, `planning`, `reading the cluster`,
+   * `hashing`, `writing`), so a slow run shows where its time goes. Default: absent (no output).
+   */
+  trace?(phase: string): void;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }

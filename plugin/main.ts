@@ -1,9 +1,17 @@
-// The process edge: the only file that touches `process`. Output is written once, after the run
-// succeeded, and flushed before exit (process.exit would cut a pipe). Errors are one line, no stack.
-import { runCli } from './cli.ts';
-import { errorLine, RollstampError } from './errors.ts';
-import { killChildren, onChildrenRunning } from './exec.ts';
-import type { Io } from './io.ts';
+// The process edge: the only file that touches `process`. The run itself happens in a worker thread
+// (run-worker.ts), and this thread only owns the process (#21):
+// - Out of heap: V8 aborts a process whose main thread reaches the heap limit, printing a native stack trace,
+//   and no JavaScript runs first. A worker that reaches its limit is stopped by Node instead
+//   (ERR_WORKER_OUT_OF_MEMORY), so here that is one line and exit 1, in every phase.
+// - SIGTERM: this thread is idle while the worker reads, plans, hashes and writes (synchronous work a handler
+//   in the same thread would wait for), so its handler runs at once in every phase: it kills the renderers'
+//   process groups and exits 143 (Argo CD's cmp-server SIGTERMs at its deadline).
+// Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
+// pipe); a SIGTERM while it is written waits for it (#12).
+import { getHeapStatistics } from 'node:v8';
+import { isMainThread, Worker } from 'node:worker_threads';
+import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
+import { errorLine } from './errors.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
@@ -11,79 +19,127 @@ import type { Io } from './io.ts';
  * as `yes | head` does, so a shell with pipefail still sees the output was cut.
  */
 const SIGPIPE_STATUS = 141;
-const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
-process.stdout.on('error', (err) => {
-  if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
-  throw err;
-});
+const MIB = 1024 * 1024;
 
-const io: Io = {
-  async readStdin() {
-    if (process.stdin.isTTY) return new Uint8Array();
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return new Uint8Array(Buffer.concat(chunks));
-  },
-  writeStdout: (text) =>
-    new Promise((resolve, reject) => {
-      // A SIGTERM now must not cut the output short: let the write finish, then end as terminated.
-      let terminated = false;
-      const later = (): void => {
-        terminated = true;
-      };
-      process.on('SIGTERM', later);
-      process.stdout.write(text, (err) => {
-        process.off('SIGTERM', later);
-        if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
-        if (terminated) terminate(' after the output was written');
-        if (err) reject(err);
-        else resolve();
-      });
-    }),
-  writeStderr: (text) => {
-    process.stderr.write(text);
-  },
-  stdinIsTTY: process.stdin.isTTY === true,
-  env: process.env,
-  cwd: process.cwd(),
-};
+if (isMainThread) supervise();
+else await (await import('./run-worker.ts')).runWorker();
 
-function terminate(when: string): never {
-  killChildren();
-  process.stderr.write(`rollstamp: terminated (SIGTERM)${when}\n`);
-  process.exit(143);
+function supervise(): void {
+  const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+  process.stdout.on('error', (err) => {
+    if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
+    throw err;
+  });
+  const heapMb = oldSpaceMb();
+  const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
+  const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
+  const groups = new Set<number>();
+  let writing = false;
+  let termPending = false;
+  let finished = false;
+
+  let terminating = false;
+  const terminate = async (when: string): Promise<void> => {
+    if (terminating) return; // a second SIGTERM while the groups are being killed
+    terminating = true;
+    await killGroups(groups);
+    process.stderr.write(`rollstamp: terminated (SIGTERM)${when}\n`);
+    process.exit(143);
+  };
+  process.on('SIGTERM', () => {
+    if (writing) termPending = true; // the output must not be cut short: end once it is written
+    else void terminate('');
+  });
+
+  const send = (m: ToWorker): void => worker.postMessage(m);
+  worker.on('message', (m: ToMain) => {
+    switch (m.kind) {
+      case 'stderr':
+        process.stderr.write(m.text);
+        break;
+      case 'child':
+        if (m.running) groups.add(m.pid);
+        else groups.delete(m.pid);
+        break;
+      case 'stdin':
+        void readStdin().then((bytes) => send({ kind: 'stdin', bytes }));
+        break;
+      case 'stdout':
+        writing = true;
+        process.stdout.write(m.text, (err) => {
+          writing = false;
+          if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
+          if (termPending) void terminate(' after the output was written');
+          else if (err) {
+            process.stderr.write(errorLine(`cannot write the output (${(err as NodeJS.ErrnoException).code ?? err.name})`));
+            process.exit(1);
+          } else send({ kind: 'written' });
+        });
+        break;
+      case 'done':
+        // Every write was answered before `done`: nothing is left for the worker (a keep-alive socket of a
+        // live read must not hold the process open).
+        finished = true;
+        process.exitCode = m.exitCode;
+        void worker.terminate();
+        break;
+    }
+  });
+  worker.on('error', (err: NodeJS.ErrnoException) => {
+    finished = true;
+    void killGroups(groups).then(() => {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        process.stderr.write(`rollstamp: error: out of memory: the run needed more than the JavaScript heap limit of ${heapMb} MiB (raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES); nothing was written\n`);
+      } else {
+        process.stderr.write(errorLine(`internal error (${err.name ?? 'unknown'}); rerun with --debug for details`));
+        if (process.argv.includes('--debug')) process.stderr.write(`${err.stack ?? String(err)}\n`);
+      }
+      process.exit(1);
+    });
+  });
+  worker.on('exit', () => {
+    if (!finished) {
+      process.stderr.write(errorLine('internal error (the run ended without a result)'));
+      process.exitCode = 1;
+    }
+  });
 }
 
-// Argo CD's cmp-server SIGTERMs the process group at its deadline. SIGTERM is caught only while renderers run
-// (to kill their process groups) and while the output is written (so it is never cut short). Otherwise the
-// default action ends the process at once: a handler could not run before synchronous work (parsing a large
-// input) returns, and until the output is written there is nothing to clean up and nothing on stdout (#12).
-const onTerm = (): void => terminate('');
-onChildrenRunning((any) => (any ? process.on('SIGTERM', onTerm) : process.off('SIGTERM', onTerm)));
-
-const argv = process.argv.slice(2);
-const debug = argv.includes('--debug');
-
-try {
-  process.exitCode = await runCli(argv, io);
-} catch (err) {
-  // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
-  const { oneLine } = await import('../function/index.ts');
-  if (err instanceof RollstampError) {
-    process.stderr.write(errorLine(oneLine(err.message)));
-    process.exitCode = err.exitCode;
-  } else if (isParseArgsError(err)) {
-    process.stderr.write(errorLine(`${oneLine((err as Error).message)}; see --help`));
-    process.exitCode = 2;
-  } else {
-    // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
-    process.stderr.write(errorLine(`internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details`));
-    if (debug) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    process.exitCode = 1;
+/**
+ * The worker's old-generation limit: the operator's `--max-old-space-size` (node's flags or NODE_OPTIONS,
+ * the last one winning, as node reads them), else this process's whole heap limit (V8's default for the
+ * machine). The worker gets what the process was given, not that on top of it.
+ */
+function oldSpaceMb(): number {
+  let mb: number | undefined;
+  for (const arg of [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]) {
+    const m = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(arg);
+    if (m) mb = Number(m[1]);
   }
+  return mb !== undefined && mb > 0 ? mb : Math.floor(getHeapStatistics().heap_size_limit / MIB);
 }
 
-function isParseArgsError(err: unknown): boolean {
-  const code = (err as { code?: string })?.code ?? '';
-  return code.startsWith('ERR_PARSE_ARGS');
+async function readStdin(): Promise<Uint8Array> {
+  if (process.stdin.isTTY) return new Uint8Array();
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * Ends every renderer's process group: SIGTERM, then SIGKILL for a group still there after 500 ms. A
+ * renderer runs in its own group (exec.ts), so the cmp-server's kill of our group would not reach it.
+ */
+async function killGroups(groups: ReadonlySet<number>): Promise<void> {
+  const signal = (pid: number, sig: NodeJS.Signals | 0): boolean => {
+    try {
+      process.kill(-pid, sig);
+      return true;
+    } catch {
+      return false; // gone
+    }
+  };
+  const live = [...groups].filter((pid) => signal(pid, 'SIGTERM'));
+  for (let waited = 0; waited < 500 && live.some((pid) => signal(pid, 0)); waited += 25) await new Promise((r) => setTimeout(r, 25));
+  for (const pid of live) signal(pid, 'SIGKILL');
 }

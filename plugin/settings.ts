@@ -19,6 +19,8 @@ export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 export const READER_ENV = 'ROLLSTAMP_READER';
 /** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
 export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
+/** `true` lets chart repositories be plain `http://` (operator-only, #21); default: https://, oci:// and local only. */
+export const HELM_ALLOW_HTTP_ENV = 'ROLLSTAMP_HELM_ALLOW_HTTP';
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
@@ -130,6 +132,17 @@ export function readModes(io: Io): readonly ReadMode[] {
   if (raw === undefined || raw === '' || raw === 'fast') return ['fast', 'full'];
   if (raw === 'full') return ['full'];
   throw new UsageError(`${READER_ENV} must be fast or full`);
+}
+
+/**
+ * Whether chart repositories may be plain `http://` (ROLLSTAMP_HELM_ALLOW_HTTP, sidecar environment only).
+ * - `true` or `false`; unset or empty is false; anything else is a UsageError.
+ */
+export function helmAllowsHttp(io: Io): boolean {
+  const raw = io.env[HELM_ALLOW_HTTP_ENV];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new UsageError(`${HELM_ALLOW_HTTP_ENV} must be true or false`);
 }
 
 /** An operator's limit from the environment: a positive whole number (at most `max`), or undefined when unset. */

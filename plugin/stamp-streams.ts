@@ -25,9 +25,19 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
   throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
 }
 
+/** What a command may ask of the core besides the stamp. */
+type CoreOptions = Pick<ApplyOptions, 'keyDigests' | 'kagentPreview'>;
+
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, keep?: (d: StreamDoc, file: InputFile) => boolean): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, keep, live);
+export async function stampStreams(
+  paths: readonly string[],
+  config: Config,
+  io: Io,
+  live: LiveSettings = {},
+  core: CoreOptions = {},
+  keep?: (d: StreamDoc, file: InputFile) => boolean,
+): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, keep, live, core);
 }
 
 /**
@@ -35,7 +45,8 @@ export async function stampStreams(paths: readonly string[], config: Config, io:
  * - `keep` drops documents before anything else sees them (local-config documents read from a directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`diff` asks for per-key digests).
+ * - `core`: further options for the core (`diff` asks for per-key digests; `diff` and `explain` for the
+ *   kagent 1.x preview).
  */
 export async function stampFiles(
   files: readonly InputFile[],
@@ -43,19 +54,23 @@ export async function stampFiles(
   io: Io,
   keep: (d: StreamDoc, file: InputFile) => boolean = () => true,
   live: LiveSettings = {},
-  core: Pick<ApplyOptions, 'keyDigests'> = {},
+  core: CoreOptions = {},
 ): Promise<StreamRun> {
   const config = withOperatorLimits(settings, io);
   const hashKey = await loadHashKey(config, io);
   const failed = (results: Result[]): StreamRun => ({ outcome: { results, targets: [], changed: new Map() }, output: '', objects: 0 });
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const mode of readModes(io)) {
-    const streams = (mode === 'fast' ? planOneByOne(files, keep, config) : undefined) ?? readStreams(files, keep, mode, config);
+    io.trace?.('reading');
+    const streams = (mode === 'fast' ? planOneByOne(files, keep, config, io) : undefined) ?? readStreams(files, keep, mode, config, io);
     if ('results' in streams) return failed(streams.results);
     const { parsed, plan: planned } = streams;
+    if (!fetched) io.trace?.('reading the cluster');
     fetched ??= { sources: await readLiveSources(planned, live, io) };
     const sources = fetched.sources;
+    io.trace?.('hashing');
     const outcome = apply(planned, { ...core, ...(hashKey ? { hashKey } : {}), ...(sources ? { fetched: sources } : {}) });
+    io.trace?.('writing');
     const texts = parsed.map((docs) => serializeStream(docs, outcome.changed));
     if (texts.some((t) => t === undefined)) continue;
     return { outcome, output: joinStreams(texts as string[]), objects: planned.items };
@@ -70,7 +85,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config): Planned | undefined {
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config, io: Io): Planned | undefined {
   const planner = startPlan(config);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
@@ -90,11 +105,13 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: In
     }
     parsed.push(docs);
   }
-  return hasErrors(results) ? { results } : { parsed, plan: planner.finish() };
+  if (hasErrors(results)) return { results };
+  io.trace?.('planning');
+  return { parsed, plan: planner.finish() };
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config, io: Io): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -103,6 +120,7 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: Inp
     else parsed.push(stream.docs.filter((d) => keep(d, file)));
   }
   if (hasErrors(results)) return { results };
+  io.trace?.('planning');
   const read = streamItems(parsed.flat());
   return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
 }

@@ -1,5 +1,5 @@
-// What rollstamp tells the user about kagent objects it does not stamp or stamps elsewhere (#13): unreleased
-// or unknown API versions pass through byte for byte with a warning naming the apiVersion; an AgentHarness
+// What rollstamp tells the user about kagent objects it does not stamp or stamps elsewhere (#13, #20): unknown
+// API versions pass through byte for byte with a warning naming the apiVersion, kagent 1.x with one result; an AgentHarness
 // gets an info result; a SandboxAgent's stamp is the env entry explain names.
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -19,20 +19,26 @@ async function explain(fixture: string): Promise<Explanation> {
   return JSON.parse(run.stdout) as Explanation;
 }
 
-test('unreleased kagent API versions: one warning each, naming the apiVersion, and no target', async () => {
+test('unknown kagent API versions: one warning each, naming the apiVersion, and no target', async () => {
   const out = await explain('unreleased-api-versions');
   const warned = out.results.filter((r) => r.tags.code === 'UNSUPPORTED_KAGENT_VERSION');
   assert.equal(
-    warned.map((r) => `${r.resourceRef!.apiVersion} ${r.resourceRef!.kind}`).sort(),
-    ['kagent.dev/v1alpha1 SandboxAgent', 'kagent.dev/v1alpha3 AgentTemplate', 'kagent.dev/v1alpha3 Harness', 'kagent.dev/v1alpha3 ModelConfig', 'kagent.dev/v1alpha3 SandboxAgent'],
+    warned.map((r) => `${r.resourceRef!.apiVersion} ${r.resourceRef!.kind}`),
+    ['kagent.dev/v1alpha1 SandboxAgent'],
   );
-  for (const r of warned) {
-    assert.is(r.severity, 'warning');
-    assert.ok(r.message.startsWith(`${r.resourceRef!.apiVersion} ${r.resourceRef!.kind} is not supported yet`), r.message);
-    assert.ok(r.message.includes('passed through unchanged'), r.message);
-  }
-  assert.ok(warned.find((r) => r.resourceRef!.apiVersion.endsWith('v1alpha3'))!.message.includes("kagent's own revisions handle Secret changes"));
+  assert.is(warned[0]!.severity, 'warning');
+  assert.ok(warned[0]!.message.includes('passed through unchanged'), warned[0]!.message);
   assert.equal(out.targets.map((t) => t.resourceRef.kind), ['Agent'], 'only the v1alpha2 Agent is a target');
+});
+
+test('kagent.dev/v1alpha3 (the 1.0 pre-releases): one result per run, naming no object, says why nothing is stamped (#20)', async () => {
+  const out = await explain('unreleased-api-versions');
+  const notes = out.results.filter((r) => r.tags.code === 'KAGENT_1X_NOT_STAMPED');
+  assert.is(notes.length, 1, 'five v1alpha3 objects, one result');
+  assert.is(notes[0]!.severity, 'info');
+  assert.is(notes[0]!.resourceRef, undefined);
+  assert.ok(notes[0]!.message.startsWith('kagent.dev/v1alpha3 (a kagent 1.0 pre-release) objects pass through unchanged'), notes[0]!.message);
+  assert.ok(notes[0]!.message.includes('kagent 1.x recompiles an agent itself when a Secret key it consumes changes'), notes[0]!.message);
 });
 
 test('an AgentHarness is not stamped; an info result says its rollouts are not automatic and why', async () => {
@@ -70,10 +76,12 @@ function unreleasedObject(rng: Rng, i: number): string {
     'spec: {}\n',
   ]);
   const meta = rng.bool(0.5) ? `metadata: {name: o${i}, namespace: ns}\n` : `metadata:\n  name: o${i}\n  namespace: ns\n  annotations:\n    note: "x"\n`;
-  return `apiVersion: kagent.dev/${version}\nkind: ${kind}\n${meta}${body}`;
+  // kagent 1.x (api.kagent.dev, any version) passes through too, without a per-object warning (#20).
+  const group = rng.bool(0.3) ? 'api.kagent.dev' : 'kagent.dev';
+  return `apiVersion: ${group}/${version}\nkind: ${kind}\n${meta}${body}`;
 }
 
-test('property: objects of unreleased kagent versions pass through byte for byte', async () => {
+test('property: objects of unreleased kagent versions and of kagent 1.x pass through byte for byte (#20)', async () => {
   const rng = new Rng(0x13);
   for (let n = 0; n < 40; n++) {
     const docs = Array.from({ length: 1 + rng.int(4) }, (_, i) => unreleasedObject(rng, i));
@@ -81,7 +89,8 @@ test('property: objects of unreleased kagent versions pass through byte for byte
     const run = await runInProcess(['stamp', '-'], { stdin: input });
     assert.is(run.code, 0, run.stderr);
     assert.is(run.stdout, input, `case ${n}`);
-    assert.is(run.stderr.split('\n').filter((l) => l.includes('is not supported yet')).length, docs.length, `case ${n}: one warning per object`);
+    const warned = docs.filter((d) => d.startsWith('apiVersion: kagent.dev/') && !d.startsWith('apiVersion: kagent.dev/v1alpha3\n')).length;
+    assert.is(run.stderr.split('\n').filter((l) => l.includes('is not supported yet')).length, warned, `case ${n}: one warning per object of an unknown 0.x version`);
   }
 });
 

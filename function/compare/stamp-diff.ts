@@ -2,6 +2,7 @@
 // Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value.
 import type { ResourceRef } from '../model/results.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
+import type { Rollout } from '../model/workload-row.ts';
 import { byteOrder } from '../model/order.ts';
 
 /** How a target's stamp differs: a new hash, or the target is only in NEW (appears) or only in OLD. */
@@ -38,6 +39,8 @@ export interface TargetDiff {
   /** The field that holds the stamp (as in NEW, else OLD). */
   field: string;
   hash: { old?: string; new?: string };
+  /** Workloads: how the stamp rolls the pods (as in NEW, else OLD). */
+  rollout?: Rollout;
   /** Empty for targets that appear or disappear. */
   sources: SourceChange[];
 }
@@ -63,14 +66,16 @@ export function diffStamps(oldTargets: readonly TargetReport[], newTargets: read
     const o = olds.get(id);
     const n = news.get(id);
     if (o && n) {
-      if (o.hash !== n.hash) out.push({ resourceRef: n.resourceRef, change: 'rolls', field: n.field, hash: { old: o.hash, new: n.hash }, sources: diffSources(o.sources, n.sources) });
-    } else if (n) out.push({ resourceRef: n.resourceRef, change: 'appears', field: n.field, hash: { new: n.hash }, sources: [] });
-    else if (o) out.push({ resourceRef: o.resourceRef, change: 'disappears', field: o.field, hash: { old: o.hash }, sources: [] });
+      if (o.hash !== n.hash) out.push({ resourceRef: n.resourceRef, change: 'rolls', field: n.field, hash: { old: o.hash, new: n.hash }, ...rolloutOf(n), sources: diffSources(o.sources, n.sources) });
+    } else if (n) out.push({ resourceRef: n.resourceRef, change: 'appears', field: n.field, hash: { new: n.hash }, ...rolloutOf(n), sources: [] });
+    else if (o) out.push({ resourceRef: o.resourceRef, change: 'disappears', field: o.field, hash: { old: o.hash }, ...rolloutOf(o), sources: [] });
   }
   const summary = { rolls: 0, appears: 0, disappears: 0 };
   for (const t of out) summary[t.change]++;
   return { targets: out, summary };
 }
+
+const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
 
 function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport> {
   const out = new Map<string, TargetReport>();

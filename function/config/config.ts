@@ -4,6 +4,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from '../model/constants.ts';
 import { errorResult, type Result } from '../model/results.ts';
+import { readKinds } from './kinds.ts';
 import { parseSelector } from './selector.ts';
 import { compileSchema } from './schema-validator.ts';
 import type { Config, LiveMode, OnMissing, Selector } from '../model/config.ts';
@@ -68,6 +69,12 @@ export function readLocatedConfig(
     if ('error' in parsed) results.push(errorResult('INVALID_CONFIG', `${where('selector')}: invalid label selector: ${parsed.error}`));
     else selector = parsed.selector;
   }
+  let kinds: Config['kinds'];
+  if (ok && Array.isArray(settings.kinds) && settings.kinds.length > 0) {
+    const read = readKinds(settings.kinds as Parameters<typeof readKinds>[0], where('kinds'));
+    if ('results' in read) results.push(...read.results);
+    else kinds = read.rows;
+  }
   if (results.length > 0) return { results };
   const s = settings as Partial<Record<keyof Config, string>>;
   const config: Config = {
@@ -86,6 +93,7 @@ export function readLocatedConfig(
   if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (selector) config.selector = selector;
   if (s.hashKeyFile !== undefined) config.hashKeyFile = s.hashKeyFile;
+  if (kinds) config.kinds = kinds;
   return { config };
 }
 
@@ -123,12 +131,16 @@ function settingsIn(fc: Record<string, unknown>, prefix: 'spec' | 'data'): Locat
   return isRecord(value) ? { settings: value, prefix } : { error: `${prefix}: expected a map of settings` };
 }
 
-function schemaMessage(e: ErrorObject, where: (field: string) => string): string {
-  const field = e.instancePath.replace(/^\/spec\/?/, '').split('/')[0] ?? '';
+function schemaMessage(e: ErrorObject, whereSetting: (field: string) => string): string {
+  const [field = '', ...inner] = e.instancePath.replace(/^\/spec\/?/, '').split('/');
+  // A field inside a setting (`spec.kinds[0].podSpecPaths`) is named down to itself.
+  const innerPath = inner.map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`)).join('');
+  const where = (f: string): string => (f === field ? `${whereSetting(f)}${innerPath}` : whereSetting(f));
   if (e.keyword === 'additionalProperties') {
     const name = String((e.params as { additionalProperty: string }).additionalProperty);
-    return `${where(name)}: unknown setting`;
+    return inner.length > 0 || field !== '' ? `${where(field)}.${name}: unknown field` : `${where(name)}: unknown setting`;
   }
+  if (e.keyword === 'required') return `${where(field)}.${String((e.params as { missingProperty: string }).missingProperty)}: required`;
   if (e.keyword === 'enum') {
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ');
     return `${where(field)}: must be one of ${allowed}`;

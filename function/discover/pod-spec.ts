@@ -1,12 +1,13 @@
 // Discover stage: the Secret and ConfigMap references inside one pod spec — env keyRefs (that key only),
 // envFrom (whole), secret/configMap volumes and projected sources (listed items, else whole), and the
-// SecretProviderClass of a Secrets Store CSI volume.
+// SecretProviderClass of a Secrets Store CSI volume; also the env lists and name lists operators hold outside
+// a pod spec (kinds/workload-rows.ts).
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
-import { child, formatPath } from '../model/nodes.ts';
+import { child, formatPath, isNullish } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
-import type { MapNode } from '../model/nodes.ts';
+import type { MapNode, SeqNode } from '../model/nodes.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 
@@ -31,9 +32,17 @@ export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader):
 }
 
 export function containerRefs(container: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
+  return [
+    ...envRefs(reader.seq(child(container, 'env'), [...path, 'env']), [...path, 'env'], reader),
+    ...envFromRefs(reader.seq(child(container, 'envFrom'), [...path, 'envFrom']), [...path, 'envFrom'], reader),
+  ];
+}
+
+/** The keyRefs of an env list (a container's `env`, or an operator's own list such as VMAgent `spec.extraEnvs`). */
+export function envRefs(env: SeqNode | undefined, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
-  reader.seq(child(container, 'env'), [...path, 'env'])?.items.forEach((e, i) => {
-    const ePath = [...path, 'env', i];
+  env?.items.forEach((e, i) => {
+    const ePath = [...path, i];
     const valueFrom = reader.mapIn(e, ePath, ['valueFrom']);
     if (!valueFrom) return;
     for (const [field, cls] of [['secretKeyRef', 'Secret'], ['configMapKeyRef', 'ConfigMap']] as const) {
@@ -41,14 +50,35 @@ export function containerRefs(container: MapNode, path: FieldPath, reader: NodeR
       if (ref) refs.push(ref);
     }
   });
-  reader.seq(child(container, 'envFrom'), [...path, 'envFrom'])?.items.forEach((e, i) => {
-    const ePath = [...path, 'envFrom', i];
+  return refs;
+}
+
+/** The whole-object references of an envFrom list. */
+export function envFromRefs(envFrom: SeqNode | undefined, path: FieldPath, reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  envFrom?.items.forEach((e, i) => {
+    const ePath = [...path, i];
     const source = reader.map(e, ePath);
     if (!source) return;
     for (const [field, cls] of [['secretRef', 'Secret'], ['configMapRef', 'ConfigMap']] as const) {
       const ref = objectRef(child(source, field), [...ePath, field], cls, 'name', reader, false);
       if (ref) refs.push(ref);
     }
+  });
+  return refs;
+}
+
+/**
+ * A list of object names an operator mounts whole (Prometheus `spec.secrets`, `spec.configMaps`).
+ * - An entry that is not a non-empty string is a WRONG_TYPE error: the operator's schema would refuse it too.
+ */
+export function nameListRefs(names: SeqNode | undefined, path: FieldPath, cls: 'Secret' | 'ConfigMap', reader: NodeReader): SourceRef[] {
+  const refs: SourceRef[] = [];
+  names?.items.forEach((n, i) => {
+    const name = reader.str(n, [...path, i]);
+    if (name === '' || isNullish(n)) missingField(reader, [...path, i]);
+    if (name === undefined || name === '') return;
+    refs.push({ cls, namespace: '', name, keys: 'whole', optional: false, field: formatPath([...path, i]) });
   });
   return refs;
 }

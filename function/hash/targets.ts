@@ -78,6 +78,7 @@ function targetReport(target: PlannedTarget, hash: string, sources: SourceReport
   const out: TargetReport = { resourceRef: subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
   if (subject.file) out.file = subject.file;
   if (previous !== undefined) out.previous = previous;
+  if (target.rollout) out.rollout = target.rollout;
   return out;
 }
 

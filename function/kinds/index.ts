@@ -4,7 +4,9 @@ import { kagentAgents } from './kagent-agent.ts';
 import { renderedAgentDeployments } from './kagent-deployment.ts';
 import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
+import { kagent1xPassThrough } from './kagent1x-versions.ts';
 import { workloads } from './workloads.ts';
+export { declaredKindProblems } from './declared-kinds.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import type { TargetMode } from '../model/target.ts';
@@ -15,7 +17,7 @@ export type { Found, HashRule, PassThrough, Selection, TargetKind } from './kind
 export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments];
 
 /** Checked before any kind: objects whose kind or version rollstamp must not write into. */
-export const PASS_THROUGH: readonly PassThrough[] = [kagentPassThrough];
+export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough];
 
 const BY_MODE: ReadonlyMap<TargetMode, TargetKind> = new Map(TARGET_KINDS.map((k) => [k.mode, k]));
 

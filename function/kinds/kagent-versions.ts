@@ -2,9 +2,9 @@
 // through. Only the versions a released kagent serves for that kind (release/v0.10.x, commit 03e950f6e; tag
 // v0.10.0-rc3 = 7c52fffed:
 // go/api/config/crd/bases/kagent.dev_{agents,modelconfigs,sandboxagents,agentharnesses}.yaml `versions[].name`).
-// Anything newer (kagent main serves kagent.dev/v1alpha3, where SandboxAgentSpec has no `deployment` and the
-// AgentTemplate/Harness API rebuilds agents from immutable revisions that track their Secrets) passes through
-// untouched: a field written there would be pruned or rejected by the API server.
+// Anything newer passes through untouched: a field written there would be pruned or rejected by the API
+// server. kagent.dev/v1alpha3 (the 1.0 pre-releases) is kagent 1.x and is caught before this module
+// (kagent1x-versions.ts, #20).
 
 import type { PassThrough } from './kind.ts';
 import { infoResult, warningResult } from '../model/results.ts';

@@ -42,8 +42,11 @@ export interface Selection {
   /** Whether an object of this kind without a `rollstamp.dev/enabled` label or annotation is selected. */
   byDefault(obj: KObject, config: Config): boolean;
   /** The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. */
-  read(obj: KObject, results: Result[]): Target | undefined;
+  read(obj: KObject, results: Result[], config: Config): Target | undefined;
 }
 
-/** An object never written whatever its labels say: the result that says why (not reported when opted out). */
-export type PassThrough = (obj: KObject, config: Config) => Result | undefined;
+/**
+ * An object never written whatever its labels say: the result that says why (not reported when opted out).
+ * - `oncePerRun`: the result names no object and is reported once per run, however many objects it covers.
+ */
+export type PassThrough = ((obj: KObject, config: Config) => Result | undefined) & { readonly oncePerRun?: true };

@@ -1,48 +1,38 @@
-// Target kind for workloads: the table of kinds that carry a pod template, where it is, and how a template
-// change rolls out; they are selected by label, annotation, selector or `targets: all`, and their hash covers
-// the pod spec's references and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations.
+// Target kind for workloads: one generic kind that reads the rows of the workload kind table — the built-in
+// rows (workload-rows.ts) and the rows a user declares under `spec.kinds`. Workloads are selected by label,
+// annotation, selector or `targets: all`; their hash covers the references in the row's pod specs, env lists
+// and name lists, and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations.
 import { annotationRefs } from '../discover/annotations.ts';
-import { podSpecRefs } from '../discover/pod-spec.ts';
+import { envFromRefs, envRefs, nameListRefs, podSpecRefs } from '../discover/pod-spec.ts';
 import { matchesSelector } from '../config/selector.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
-import { childIn, formatPath, NodeReader, stringValue } from '../model/nodes.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, NodeReader, stringValue } from '../model/nodes.ts';
+import type { Config } from '../model/config.ts';
+import type { SourceRef } from '../model/dependencies.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import type { Target } from '../model/target.ts';
+import type { KeyPath, Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
+import { WORKLOAD_ROWS } from './workload-rows.ts';
 
-export interface WorkloadKind {
-  group: string;
-  kind: string;
-  /** Path of the pod template (a PodTemplateSpec map). */
-  templatePath: readonly string[];
-  /** The template can be absent legitimately (Argo Rollout with `workloadRef`). */
-  templateOptional?: boolean;
-  /** Path of the update strategy type, where `OnDelete` means no automatic rollout. */
-  strategyPath?: readonly string[];
-  /** Why a stamp does not roll pods by itself: `immutable` (never stamped) or `no-rollout` (stamped, warned). */
-  caveat?: 'immutable' | 'no-rollout';
-}
+const BUILT_IN = new Map(WORKLOAD_ROWS.map((r) => [`${r.group}/${r.kind}`, r]));
 
-export const WORKLOAD_KINDS: readonly WorkloadKind[] = [
-  { group: 'apps', kind: 'Deployment', templatePath: ['spec', 'template'] },
-  { group: 'apps', kind: 'StatefulSet', templatePath: ['spec', 'template'], strategyPath: ['spec', 'updateStrategy', 'type'] },
-  { group: 'apps', kind: 'DaemonSet', templatePath: ['spec', 'template'], strategyPath: ['spec', 'updateStrategy', 'type'] },
-  // A ReplicaSet uses a changed template only for pods it creates later.
-  { group: 'apps', kind: 'ReplicaSet', templatePath: ['spec', 'template'], caveat: 'no-rollout' },
-  // The next Job the CronJob creates uses the new template.
-  { group: 'batch', kind: 'CronJob', templatePath: ['spec', 'jobTemplate', 'spec', 'template'] },
-  { group: 'argoproj.io', kind: 'Rollout', templatePath: ['spec', 'template'], templateOptional: true },
-  // Pod templates of Jobs and Pods are immutable: a changed stamp would make the apply fail.
-  { group: 'batch', kind: 'Job', templatePath: ['spec', 'template'], caveat: 'immutable' },
-  { group: '', kind: 'Pod', templatePath: [], caveat: 'immutable' },
-];
+/** Whether a row reads objects of this apiVersion (`group/version`, or `version` for the core group). */
+const readsVersion = (row: WorkloadRow, apiVersion: string): boolean => row.versions === undefined || row.versions.includes(apiVersion.slice(apiVersion.indexOf('/') + 1));
 
-const BY_GROUP_KIND = new Map(WORKLOAD_KINDS.map((k) => [`${k.group}/${k.kind}`, k]));
+/** The built-in row of a group and kind, whatever the version (a declared row may not take its place). */
+export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => BUILT_IN.get(`${group}/${kind}`);
 
-/** The workload row for an object, or undefined when its kind has no pod template rollstamp knows. */
-export function workloadKindOf(obj: KObject): WorkloadKind | undefined {
-  return BY_GROUP_KIND.get(`${obj.group}/${obj.kind}`);
+/**
+ * The row for an object, or undefined when its kind has no pod spec rollstamp knows.
+ * - A built-in row decides for its group and kind; an object of a version it does not read has no row.
+ * - Declared rows (`config.kinds`) are tried after, in order.
+ */
+export function workloadRowOf(obj: KObject, config: Config): WorkloadRow | undefined {
+  const builtIn = builtInRow(obj.group, obj.kind);
+  if (builtIn) return readsVersion(builtIn, obj.apiVersion) ? builtIn : undefined;
+  return config.kinds?.find((r) => r.group === obj.group && r.kind === obj.kind && readsVersion(r, obj.apiVersion));
 }
 
 export const workloads: TargetKind = {
@@ -50,50 +40,90 @@ export const workloads: TargetKind = {
   hash: 'dependencies',
   local: true,
   select: {
-    matches: (obj) => workloadKindOf(obj) !== undefined,
+    matches: (obj, config) => workloadRowOf(obj, config) !== undefined,
     byDefault: (obj, config) => config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels)),
-    read: (obj, results) => readTarget(obj, workloadKindOf(obj)!, results),
+    read: (obj, results, config) => readTarget(obj, workloadRowOf(obj, config)!, results),
   },
   dependencies(target, reader, _inventory, maxReferences) {
-    const { obj } = target;
-    const templatePath = target.templatePath ?? [];
-    const spec = reader.mapIn(obj.item.node, [], [...templatePath, 'spec']);
-    const podRefs = spec ? podSpecRefs(spec, [...templatePath, 'spec'], reader) : [];
-    return { refs: [...podRefs, ...annotationRefs(obj, reader.results, Math.max(0, maxReferences - podRefs.length))], objects: [] };
+    const refs = rowRefs(target.obj, target.row!, reader);
+    return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
   },
 };
 
+/** Every reference the row's fields hold in the object, in the row's order. */
+function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[] {
+  const root = obj.item.node;
+  const refs: SourceRef[] = [];
+  for (const path of row.podSpecs) {
+    const spec = reader.mapIn(root, [], path);
+    if (spec) refs.push(...podSpecRefs(spec, path, reader));
+  }
+  const list = (path: KeyPath) => {
+    const parent = reader.mapIn(root, [], path.slice(0, -1));
+    return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
+  };
+  for (const path of row.env ?? []) refs.push(...envRefs(list(path), path, reader));
+  for (const path of row.envFrom ?? []) refs.push(...envFromRefs(list(path), path, reader));
+  for (const path of row.secretNames ?? []) refs.push(...nameListRefs(list(path), path, 'Secret', reader));
+  for (const path of row.configMapNames ?? []) refs.push(...nameListRefs(list(path), path, 'ConfigMap', reader));
+  return refs;
+}
+
+/** How a stamp on this object rolls: the first rule its fields match, else the row's own way. */
+export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 'immutable'; why: string; field?: string; info?: boolean } {
+  for (const rule of row.rules ?? []) {
+    const at = childIn(obj.item.node, rule.path);
+    const value = stringValue(at);
+    const present = !isNullish(at) && value !== '';
+    const hit = rule.absent ? !present : rule.values ? value !== undefined && rule.values.includes(value) : present;
+    if (hit) return { rollout: rule.rolls === 'immutable' ? 'immutable' : { how: rule.rolls, why: rule.why }, why: rule.why, field: formatPath(rule.path), info: rule.absent === true };
+  }
+  return { rollout: row.rolls === 'immutable' ? 'immutable' : { how: row.rolls, why: row.why }, why: row.why };
+}
+
 /**
- * A workload's target, or undefined with the reason reported: an immutable template (info), a missing one
- * (error; info for a Rollout with workloadRef). An OnDelete strategy or a ReplicaSet is stamped and warned.
+ * A workload's target, or undefined with the reason reported: an immutable template (info; a warning when a
+ * field of the object makes it so), a template handed to another object (info), a missing one (error), a
+ * declared pod spec path that holds no pod spec (error). A stamp that rolls only on delete or not at all is
+ * written and warned.
  */
-function readTarget(obj: KObject, kind: WorkloadKind, results: Result[]): Target | undefined {
-  if (kind.caveat === 'immutable') {
-    results.push(infoResult('IMMUTABLE_TEMPLATE', `the pod template of a ${obj.kind} is immutable; not stamped`, obj.subject));
+function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target | undefined {
+  const { rollout, why, field, info } = rolloutOf(obj, row);
+  if (rollout === 'immutable') {
+    if (field && !info) results.push(warningResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
+    else results.push(infoResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
     return undefined;
   }
   if (!isSafeToRead(obj, results)) return undefined;
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
-  const template = reader.mapIn(obj.item.node, [], kind.templatePath);
-  if (results.length > before) return undefined;
-  const templateField = formatPath(kind.templatePath);
-  if (!template) {
-    if (kind.templateOptional) {
-      results.push(infoResult('NO_TEMPLATE', `${obj.kind} has no ${templateField} (workloadRef?); not stamped`, obj.subject));
-    } else {
-      results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no pod template`, obj.subject, templateField));
-    }
+  if (row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path))) {
+    results.push(infoResult('NO_TEMPLATE', `${obj.kind} ${row.delegate.why}; not stamped`, obj.subject, formatPath(row.delegate.path)));
     return undefined;
   }
-  if (kind.strategyPath) {
-    const strategy = stringValue(childIn(obj.item.node, kind.strategyPath));
-    if (strategy === 'OnDelete') {
-      results.push(warningResult('ON_DELETE_STRATEGY', 'updateStrategy OnDelete: pods roll only when deleted', obj.subject, formatPath(kind.strategyPath)));
-    }
+  const required = reader.mapIn(obj.item.node, [], row.required);
+  if (results.length > before) return undefined;
+  if (!required) {
+    results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));
+    return undefined;
   }
-  if (kind.caveat === 'no-rollout') {
-    results.push(warningResult('NO_AUTOMATIC_ROLLOUT', `a ${obj.kind} does not replace running pods when its template changes`, obj.subject));
-  }
-  return { obj, mode: 'workload', templatePath: kind.templatePath, site: { kind: 'annotation', path: [...kind.templatePath, 'metadata', 'annotations'] } };
+  if (row.declaredAt !== undefined && !declaredPodSpecsHold(obj, row, results)) return undefined;
+  if (rollout.how === 'on-delete') results.push(warningResult('ON_DELETE_STRATEGY', rollout.why, obj.subject, field));
+  if (rollout.how === 'never') results.push(warningResult('NO_AUTOMATIC_ROLLOUT', rollout.why, obj.subject, field));
+  return { obj, mode: 'workload', site: row.stamp, row, rollout };
+}
+
+const POD_SPEC_LISTS = ['containers', 'initContainers', 'ephemeralContainers', 'volumes'];
+
+/** A declared row's pod spec paths must each hold a pod spec in the object: a map with containers or volumes. */
+function declaredPodSpecsHold(obj: KObject, row: WorkloadRow, results: Result[]): boolean {
+  let ok = true;
+  row.podSpecs.forEach((path, i) => {
+    const at = childIn(obj.item.node, path);
+    if (isMapNode(at) && POD_SPEC_LISTS.some((list) => child(at, list) !== undefined)) return;
+    ok = false;
+    const message = `${row.declaredAt}.podSpecPaths[${i}]: ${path.join('.')} holds no pod spec (a map with containers or volumes) in this ${obj.kind}`;
+    results.push(errorResult('INVALID_CONFIG', message, obj.subject, formatPath(path)));
+  });
+  return ok;
 }

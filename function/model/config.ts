@@ -1,4 +1,5 @@
 // Model: validated settings (what config/ produces and every stage reads) and the label selector they hold.
+import type { WorkloadRow } from './workload-row.ts';
 
 export type Requirement =
   | { op: 'exists' | 'absent'; key: string }
@@ -41,6 +42,8 @@ export interface Config {
    * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
    */
   maxReferences: number;
+  /** Workload kinds the user declares (`spec.kinds`): rows of the kind table after the built-in ones. Default: none. */
+  kinds?: readonly WorkloadRow[];
 }
 
 /** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */

@@ -7,6 +7,7 @@ import type { MapNode } from './nodes.ts';
 import type { KObject, SourceIndex } from './object.ts';
 import type { Result, Subject } from './results.ts';
 import type { EditPlan, StampSite, TargetMode } from './target.ts';
+import type { Rollout } from './workload-row.ts';
 
 /** A Secret or ConfigMap the plugin should read from the cluster. */
 export interface LiveNeed {
@@ -22,6 +23,8 @@ export interface PlannedTarget {
   mode: TargetMode;
   subject: Subject;
   site: StampSite;
+  /** Workloads: how a changed stamp rolls. */
+  rollout?: Rollout;
   /** Index of the target's item in the planned items: how the writers find what was stamped. */
   item: number;
   /** The stamp site can hold a stamp; false when it cannot (the errors are in the results) or was not checked. */
@@ -58,4 +61,6 @@ export interface Plan {
   results: Result[];
   /** How many items were planned. */
   items: number;
+  /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
+  kagent1x?: KObject[];
 }

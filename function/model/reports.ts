@@ -1,6 +1,7 @@
 // Model: what a run reports per target and per dependency — names, keys and digests only, never a value.
 import type { Resolution } from './dependencies.ts';
 import type { FileRef, ResourceRef } from './results.ts';
+import type { Rollout } from './workload-row.ts';
 
 /** What one dependency contributed to one target (names, keys and digests only: never a value). */
 export interface SourceReport {
@@ -29,5 +30,7 @@ export interface TargetReport {
   hash: string;
   previous?: string;
   changed: boolean;
+  /** Workloads: how a changed stamp reaches its pods (the kind table's row and the object's strategy). */
+  rollout?: Rollout;
   sources: SourceReport[];
 }

@@ -1,6 +1,7 @@
 // Model: targets — the objects that get a stamp, how their hash is made, where the stamp goes, and the
 // text edit that writes it.
 import type { KObject } from './object.ts';
+import type { Rollout, WorkloadRow } from './workload-row.ts';
 
 /**
  * How a target's hash is made:
@@ -21,6 +22,10 @@ export interface Target {
   templatePath?: readonly string[];
   /** Rendered agent Deployments: the Agent whose hash they carry. */
   agent?: Target;
+  /** Workloads: the row of the kind table that reads it. */
+  row?: WorkloadRow;
+  /** Workloads: how its stamp rolls. */
+  rollout?: Rollout;
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */

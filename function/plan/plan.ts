@@ -6,7 +6,8 @@
 // trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
 import { selectTarget } from './targets.ts';
@@ -40,12 +41,17 @@ export class Planner {
   private readonly candidates: KObject[] = [];
   private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
   private readonly planned = new Map<Target, PlannedTarget>();
+  /** kagent 1.x objects: never targets; their trees stay for `diff` and `explain` (#20). */
+  private readonly kagent1x: KObject[] = [];
   private count = 0;
 
   constructor(
     private readonly config: Config,
     private readonly planEdit: EditPlanner,
-  ) {}
+  ) {
+    // A declared kind that collides with a built-in one fails the run before anything is read (#24).
+    this.results.push(...declaredKindProblems(config));
+  }
 
   /** How many items were added: the index the next one gets. */
   get items(): number {
@@ -56,6 +62,7 @@ export class Planner {
     for (const item of items) {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
+      if (isKagent1x(obj)) this.kagent1x.push(obj);
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
       const target = selectTarget(obj, this.config, this.results);
@@ -73,8 +80,8 @@ export class Planner {
     let next = 0;
     const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, modelConfigs, results } = this;
-    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count };
+    const { config, index, modelConfigs, results, kagent1x } = this;
+    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count, kagent1x };
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
@@ -91,6 +98,7 @@ export class Planner {
     const { obj, mode, site } = target;
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
+    if (target.rollout) out.rollout = target.rollout;
     if (!kind.local) this.planned.set(target, out); // an Agent is planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const agent = this.planOne(target.agent!);

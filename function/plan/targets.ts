@@ -21,7 +21,7 @@ export function selectTarget(obj: KObject, config: Config, results: Result[]): T
     const note = passThrough(obj, config);
     if (!note) continue;
     const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
-    if (!optedOut) results.push(note);
+    if (!optedOut && !(passThrough.oncePerRun && results.some((r) => r.tags.code === note.tags.code && r.message === note.message))) results.push(note);
     return undefined;
   }
   const selection = selectionFor(obj, config);
@@ -43,5 +43,5 @@ export function selectTarget(obj: KObject, config: Config, results: Result[]): T
     return undefined;
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
-  return wanted ? selection.read(obj, results) : undefined;
+  return wanted ? selection.read(obj, results, config) : undefined;
 }

@@ -13,7 +13,7 @@ import { repoRoot } from './repo-root.ts';
 import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
 
 /** Settings an Application may set, by config name. Everything else is refused. */
-export const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty', 'skipCrds'];
+export const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty', 'skipCrds', 'kinds'];
 /**
  * Settings only the sidecar's own environment may set (named so the refusal says why). They are refused
  * whatever the spelling (`hashKeyFile`, `hash-key-file`, `HASH_KEY_FILE`): names are compared by their
@@ -27,6 +27,8 @@ export const OPERATOR_ONLY = [
   'rendererStderr',
   'reader',
   'kustomizeBuildOptions',
+  // ROLLSTAMP_HELM_ALLOW_HTTP (#21): plain http:// chart repositories
+  'helmAllowHttp',
   // live reads: ROLLSTAMP_LIVE, ROLLSTAMP_LIVE_NAMESPACES, ROLLSTAMP_KUBE_CONTEXT, KUBECONFIG, time limits
   'live',
   'liveNamespaces',

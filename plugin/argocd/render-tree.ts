@@ -2,46 +2,66 @@
 // directory and the local charts and bases it uses — is walked, and a symlink whose target leaves the
 // repository is refused by name. Argo CD's repo-server runs the same scan on each checkout
 // (util/app/path/path.go CheckOutOfBoundsSymlinks); rollstamp must not depend on the checkout having had it.
+// The walk also holds each chart and kustomization to the chart rules of chart-repos.ts (#21).
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { checkLink, isInside } from '../link-check.ts';
-import { parseYamlDocument } from '../../function/index.ts';
+import { checkChartRepo, checkGeneratorConfig, checkKustomizationHelm, isRecord, type RepoPolicy } from './chart-repos.ts';
+import { findUnsafeNode, parseStream, parseYamlDocument, toPlain } from '../../function/index.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** Kustomization fields whose entries may be local directories (kustomize api/types/kustomization.go). */
 const KUSTOMIZE_DIR_FIELDS = ['resources', 'bases', 'components', 'generators', 'transformers', 'validators'];
 /** A Chart.yaml or kustomization larger than this is not read for dependencies (the render fails closed). */
 const MAX_DESCRIPTOR_BYTES = 1024 * 1024;
+/**
+ * Files `helm dependency build` writes. A symlink there is refused wherever it is, even one that stays in the
+ * repository: helm wrote through it (CVE-2025-53547, code execution with content from Chart.yaml).
+ */
+const LOCK_FILES = new Set(['Chart.lock', 'requirements.lock']);
+
+/** A directory to check; `generated`: kustomize loads what it holds as generator configurations. */
+interface Queued {
+  dir: string;
+  generated: boolean;
+}
 
 /**
  * Refuses, naming the path, any symlink under the app directory `appDir` or under a local chart or base it
  * uses that points outside `root` (absolute, `..` above the root at any step, or resolving outside).
- * - helm: `Chart.yaml`/`requirements.yaml` dependencies with a `file://` repository.
+ * - helm: `Chart.yaml`/`requirements.yaml` dependencies with a `file://` repository; every dependency's
+ *   repository must pass `checkChartRepo` (#21).
  * - kustomize: local `resources`, `bases`, `components`, `generators`, `transformers`, `validators` and
- *   `helmGlobals.chartHome`; remote ones (URLs, `git@…`) are kustomize's business.
+ *   `helmGlobals.chartHome`; remote ones (URLs, `git@…`) are kustomize's business. Each kustomization's
+ *   helm settings and each file loaded as a generator configuration pass `checkKustomizationHelm` and
+ *   `checkGeneratorConfig` (#21).
+ * - A `Chart.lock` or `requirements.lock` that is a symlink is refused (#21).
  * - A local chart or base outside the repository is refused too. In-bound directory links are followed
  *   (each real directory once, so a loop ends).
  */
-export async function checkRenderTree(renderer: 'helm' | 'kustomize', appDir: string, root: string): Promise<void> {
-  const queue = [await realpath(appDir)];
+export async function checkRenderTree(renderer: 'helm' | 'kustomize', appDir: string, root: string, policy: RepoPolicy): Promise<void> {
+  const queue: Queued[] = [{ dir: await realpath(appDir), generated: false }];
   const seen = new Set<string>();
   while (queue.length > 0) {
-    const dir = queue.pop()!;
-    if (seen.has(dir)) continue;
-    seen.add(dir);
-    await walk(dir, root, queue);
-    const uses = renderer === 'helm' ? await chartDependencies(dir, root) : await kustomizeDirs(dir, root);
+    const { dir, generated } = queue.pop()!;
+    const key = `${generated ? 'g' : 'd'}${dir}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    await walk(dir, root, (real) => queue.push({ dir: real, generated }));
+    const uses = renderer === 'helm' ? await chartDependencies(dir, root, policy) : await kustomizeDirs(dir, root, policy, generated);
     for (const used of uses) {
       const real = await localDir(used.path, used.shown, root);
-      if (real !== undefined) queue.push(real);
+      if (real === undefined) continue;
+      if (real.dir) queue.push({ dir: real.path, generated: used.generated });
+      else if (used.generated) await checkGeneratorFile(real.path, root, policy);
     }
   }
 }
 
-/** Checks every symlink below `dir` (not `.git`); real directories that in-bound links lead to are queued. */
-async function walk(dir: string, root: string, queue: string[]): Promise<void> {
+/** Checks every symlink below `dir` (not `.git`); real directories that in-bound links lead to go to `found`. */
+async function walk(dir: string, root: string, found: (real: string) => void): Promise<void> {
   const stack = [dir];
   while (stack.length > 0) {
     const current = stack.pop()!;
@@ -56,8 +76,9 @@ async function walk(dir: string, root: string, queue: string[]): Promise<void> {
       const full = join(current, entry.name);
       if (entry.isDirectory()) stack.push(full);
       else if (entry.isSymbolicLink()) {
+        if (LOCK_FILES.has(entry.name)) throw new InputError(`${shownPath(full, root)}: a symlink; refused (helm dependency build would write through it)`);
         const real = await checkLink(full, shownPath(full, root), root, true);
-        if (real !== undefined && (await stat(real)).isDirectory()) queue.push(real);
+        if (real !== undefined && (await stat(real)).isDirectory()) found(real);
       }
     }
   }
@@ -66,49 +87,66 @@ async function walk(dir: string, root: string, queue: string[]): Promise<void> {
 interface Used {
   path: string;
   shown: string;
+  /** kustomize loads it as generator configurations (it is listed under `generators`, or below such an entry). */
+  generated: boolean;
 }
 
 /** A chart's `file://` dependencies (helm pkg/chart/dependency.go: the repository field), as absolute paths. */
-async function chartDependencies(dir: string, root: string): Promise<Used[]> {
+async function chartDependencies(dir: string, root: string, policy: RepoPolicy): Promise<Used[]> {
   const out: Used[] = [];
   for (const name of ['Chart.yaml', 'requirements.yaml']) {
+    const shown = shownPath(join(dir, name), root);
     const doc = await descriptor(join(dir, name), root);
     const deps = isRecord(doc) && Array.isArray(doc.dependencies) ? doc.dependencies : [];
-    for (const dep of deps) {
+    deps.forEach((dep, i) => {
       const repo = isRecord(dep) && typeof dep.repository === 'string' ? dep.repository : '';
-      if (!repo.startsWith('file://')) continue;
-      out.push({ path: resolve(dir, repo.slice('file://'.length)), shown: `${shownPath(join(dir, name), root)}: dependency ${repo}` });
+      checkChartRepo(repo, `${shown}: dependencies[${i}].repository`, policy, true);
+      if (!/^file:\/\//i.test(repo)) return;
+      const path = repo.slice('file://'.length);
+      out.push({ path: resolve(dir, path), shown: `${shown}: dependency ${isAbsoluteish(path) ? '(an absolute file:// path)' : repo}`, generated: false });
+    });
+  }
+  return out;
+}
+
+/** A kustomization's local directories and files (entries that exist on disk; the rest are remote or kustomize's error). */
+async function kustomizeDirs(dir: string, root: string, policy: RepoPolicy, generated: boolean): Promise<Used[]> {
+  const out: Used[] = [];
+  for (const name of KUSTOMIZATION_FILES) {
+    const shown = shownPath(join(dir, name), root);
+    const doc = await descriptor(join(dir, name), root);
+    if (!isRecord(doc)) continue;
+    checkKustomizationHelm(doc, shown, policy);
+    const entries: [string, boolean][] = [];
+    for (const field of KUSTOMIZE_DIR_FIELDS) {
+      const list = doc[field];
+      if (Array.isArray(list)) for (const e of list) if (typeof e === 'string') entries.push([e, generated || field === 'generators']);
+    }
+    const home = isRecord(doc.helmGlobals) ? doc.helmGlobals.chartHome : undefined;
+    if (typeof home === 'string') entries.push([home, false]);
+    for (const [entry, gen] of entries) {
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^git@|^github\.com\//.test(entry)) continue;
+      out.push({ path: resolve(dir, entry), shown: `${shown}: ${isAbsoluteish(entry) ? 'an absolute path' : entry}`, generated: gen });
     }
   }
   return out;
 }
 
-/** A kustomization's local directories (entries that exist on disk; the rest are remote or kustomize's error). */
-async function kustomizeDirs(dir: string, root: string): Promise<Used[]> {
-  const out: Used[] = [];
-  for (const name of KUSTOMIZATION_FILES) {
-    const doc = await descriptor(join(dir, name), root);
-    if (!isRecord(doc)) continue;
-    const entries: string[] = [];
-    for (const field of KUSTOMIZE_DIR_FIELDS) {
-      const list = doc[field];
-      if (Array.isArray(list)) for (const e of list) if (typeof e === 'string') entries.push(e);
-    }
-    const home = isRecord(doc.helmGlobals) ? doc.helmGlobals.chartHome : undefined;
-    if (typeof home === 'string') entries.push(home);
-    for (const entry of entries) {
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) || /^git@|^github\.com\//.test(entry)) continue;
-      out.push({ path: resolve(dir, entry), shown: `${shownPath(join(dir, name), root)}: ${entry}` });
-    }
-  }
-  return out;
+/** Every document of a file kustomize loads as generator configurations, through `checkGeneratorConfig`. */
+async function checkGeneratorFile(path: string, root: string, policy: RepoPolicy): Promise<void> {
+  const shown = shownPath(path, root);
+  const info = await stat(path);
+  if (info.size > MAX_DESCRIPTOR_BYTES) throw new InputError(`${shown}: cannot be read to check its generators`);
+  const stream = parseStream((await readFile(path)).toString('utf8'), shown, 'full');
+  if ('results' in stream || stream.docs.some((d) => d.contents && findUnsafeNode(d.contents, 64))) throw new InputError(`${shown}: cannot be read to check its generators`);
+  for (const d of stream.docs) checkGeneratorConfig(d.contents ? toPlain(d.contents) : undefined, shown, policy);
 }
 
 /**
  * A local chart or base: refused when it lies outside the repository (even if it does not exist: an
- * absent path is left to the renderer); its real directory when it is one, else undefined.
+ * absent path is left to the renderer); its real path and whether it is a directory, else undefined.
  */
-async function localDir(path: string, shown: string, root: string): Promise<string | undefined> {
+async function localDir(path: string, shown: string, root: string): Promise<{ path: string; dir: boolean } | undefined> {
   const outside = `${shown}: outside the repository; refused`;
   if (!isInside(path, root)) throw new InputError(outside);
   const info = await lstat(path).catch(() => undefined);
@@ -116,7 +154,8 @@ async function localDir(path: string, shown: string, root: string): Promise<stri
   const real = await realpath(path).catch(() => undefined);
   if (real === undefined) return undefined;
   if (!isInside(real, root)) throw new InputError(outside);
-  return (await stat(real)).isDirectory() ? real : undefined;
+  const info2 = await stat(real);
+  return info2.isDirectory() || info2.isFile() ? { path: real, dir: info2.isDirectory() } : undefined;
 }
 
 /** A Chart.yaml or kustomization as plain data; undefined when absent. Unreadable: refused (fail closed). */
@@ -139,6 +178,7 @@ function shownPath(path: string, root: string): string {
   return relative(root, path) || '.';
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** An absolute path as a repository may write it: shown as such, never echoed (#21, errors print no sidecar path). */
+function isAbsoluteish(path: string): boolean {
+  return path.startsWith('/') || path.startsWith('\\') || /^[a-z]:/i.test(path);
 }

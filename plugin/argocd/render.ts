@@ -7,10 +7,13 @@ import { runCommand } from '../exec.ts';
 import type { Io } from '../io.ts';
 import { readInputs, type InputFile } from '../read-inputs.ts';
 import type { RunDeadline } from '../run-deadline.ts';
+import { helmAllowsHttp } from '../settings.ts';
+import { helmHomes } from './helm-homes.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
+import { redactPaths } from './redact-paths.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
-import { cleanSourcePath, repoRoot } from './repo-root.ts';
+import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
 import { type Config, decodeUtf8 } from '../../function/index.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -30,28 +33,34 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  * - kustomize: `kustomize build .` when `kustomize` is on PATH, else `kubectl kustomize .`, with the
  *   operator's ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (argocd-cm `kustomize.buildOptions`).
  * - helm: see `renderHelm`.
- * - Before either runs, `checkRenderTree`; every command of the render gets what is left of the run's
- *   `deadline` (ROLLSTAMP_RENDER_TIMEOUT_SECONDS), and their output counts against `maxBytes`.
+ * - Before either runs, `checkRenderTree` (with ROLLSTAMP_HELM_ALLOW_HTTP); every command of the render gets
+ *   what is left of the run's `deadline` (ROLLSTAMP_RENDER_TIMEOUT_SECONDS), and their output counts against
+ *   `maxBytes`.
+ * - helm, and kustomize's helm, run with the sidecar's own empty helm directories (`helmHomes`), removed after.
  */
 export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number, deadline: RunDeadline): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
-  await checkRenderTree(renderer, io.cwd, repoRoot(io));
-  const run: RunRenderer = (command, doing) =>
-    runCommand(command, doing, { cwd: io.cwd, env: rendererEnv(io.env), timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
+  await checkRenderTree(renderer, io.cwd, repoRoot(io), { allowHttp: helmAllowsHttp(io) });
+  io.trace?.('rendering');
+  const homes = await helmHomes(renderer);
+  const env = { ...rendererEnv(io.env), ...homes.env };
+  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
   const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {
     bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
-    // operator asks for them.
+    // operator asks for them, and without the sidecar's paths (#21).
     if (io.env.ROLLSTAMP_RENDERER_STDERR === 'show' && err instanceof Error && 'stderr' in err) {
-      io.writeStderr(String((err as { stderr: string }).stderr));
+      io.writeStderr(redactPaths(String((err as { stderr: string }).stderr), rootsToShow(io)));
     }
     throw err;
+  } finally {
+    await homes.remove();
   }
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new InputError(`${what}: output is not valid UTF-8 (byte ${decoded.offset})`);

@@ -46,3 +46,16 @@ export function repoRoot(io: Io): string {
   }
   return root;
 }
+
+/**
+ * The repository root as paths may name it: links resolved, and as the working directory spells it (for
+ * `redactPaths`). When the root cannot be found (a bad ARGOCD_APP_SOURCE_PATH), the working directory.
+ */
+export function rootsToShow(io: Io): string[] {
+  try {
+    const segments = cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '');
+    return [repoRoot(io), resolve(io.cwd, ...segments.map(() => '..'))];
+  } catch {
+    return [io.cwd];
+  }
+}

@@ -10,7 +10,8 @@ import { readInputs } from '../read-inputs.ts';
 import { maxInputBytes, summarize } from '../settings.ts';
 import { stampFiles, type StreamRun } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { type Config, diffStamps, formatResult, hasErrors, type Result } from '../../function/index.ts';
+import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
+import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, type Result } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -30,7 +31,9 @@ Compares two renders of the same application — say the base and the head of a 
 every target (workload, kagent Agent or ModelConfig) whose rollstamp.dev/hash would differ, and why: each
 Secret, ConfigMap, producer or ModelConfig that changed (namespace/name), where it resolved (bundle,
 producer, cluster, missing), and which of the keys the target uses changed, were added or were removed.
-Targets that appear or disappear are listed as such. Prints names, keys and digests only, never a value.
+Targets that appear or disappear are listed as such. A workload whose stamp does not roll its pods a few at
+a time says how it does: rolls (recreate), (on-delete), (next-job) or (never) (docs/kinds.md). Prints names,
+keys and digests only, never a value.
 
 OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
 Both are read with the same config flags.
@@ -50,8 +53,13 @@ Examples:
   TARGET                       STAMP  SOURCE                      FROM    KEYS
   apps/v1/Deployment/shop/web  rolls  Secret shop/db-credentials  bundle  changed: password
 
-Exit status: 0 nothing rolls, appears or disappears; 3 something does (listed on stdout); 1 invalid input
-in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
+kagent 1.x Agents (api.kagent.dev) are never stamped: kagent compiles a new revision itself. They are
+listed apart: each Agent whose revision inputs changed \`recompiles\`, with the chain to each changed input
+(Agent › AgentTemplate › ModelConfig › Secret) and the consumed keys that changed; one that only sees a
+credential kagent's egress gateway injects at request time \`applies live\`.
+
+Exit status: 0 nothing rolls, appears, disappears, recompiles or applies live; 3 something does (listed on
+stdout); 1 invalid input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
 
 /** Exit status when a target rolls, appears or disappears: 3, as `stamp --check`. */
 const SOMETHING_ROLLS = 3;
@@ -70,15 +78,27 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const after = await stampRender('NEW', newPath, config, io, live);
   if (!values.quiet) printWarnings([...before.outcome.results, ...after.outcome.results], io);
   const diff = diffStamps(before.outcome.targets, after.outcome.targets);
-  const render = format === 'json' ? renderJson : format === 'markdown' ? renderMarkdown : renderText;
-  await io.writeStdout(render(diff));
-  return diff.targets.length > 0 ? SOMETHING_ROLLS : 0;
+  // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
+  const agents = before.outcome.kagent1x?.agents.length || after.outcome.kagent1x?.agents.length ? diffKagent1x(before.outcome.kagent1x?.agents ?? [], after.outcome.kagent1x?.agents ?? []) : undefined;
+  await io.writeStdout(render(format, diff, agents));
+  return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
+}
+
+function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents: Kagent1xDiff | undefined): string {
+  if (format === 'json') {
+    if (!agents) return renderJson(diff);
+    const doc = JSON.parse(renderJson(diff)) as Record<string, unknown>;
+    return `${JSON.stringify({ ...doc, kagent: agentsJson(agents) }, null, 2)}\n`;
+  }
+  const stamps = format === 'markdown' ? renderMarkdown(diff) : renderText(diff);
+  if (!agents) return stamps;
+  return `${stamps}\n${format === 'markdown' ? renderAgentsMarkdown(agents) : renderAgentsText(agents)}`;
 }
 
 /** One render read and stamped in memory; any error result fails the whole run (fail closed). */
 async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<StreamRun> {
   const files = await readInputs([path], io, maxInputBytes(io));
-  const run = await stampFiles(files, config, io, undefined, live, { keyDigests: true });
+  const run = await stampFiles(files, config, io, undefined, live, { keyDigests: true, kagentPreview: true });
   if (hasErrors(run.outcome.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.outcome.results)}`);
   return run;
 }

@@ -8,7 +8,8 @@ import type { Io } from '../io.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { formatResult, hasErrors, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { renderKagent1xText } from '../kagent1x-explain.ts';
+import { formatResult, hasErrors, type Kagent1xReport, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -22,11 +23,15 @@ export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
 
 Shows what rollstamp would stamp and why, as a dry run (it writes nothing): for every target workload, its
 hash and whether a stamp would add or change it (new, changed, unchanged), each Secret and ConfigMap it
-uses, the keys used, where each resolved and a short digest. Where a source resolved: bundle (the input),
+uses, the keys used, where each resolved and a short digest, and how a changed stamp reaches the pods
+(rolling, recreate, on-delete, next-job or never, with the operator's reason; docs/kinds.md). Where a source resolved: bundle (the input),
 producer (an ExternalSecret, SealedSecret, Certificate … in the input that makes it), cluster (read live,
 with --live), missing, or ignored (rollstamp.dev/ignore). Prints no value, ever. Reads the same inputs as
 \`rollstamp stamp\`. With -o json or yaml: an Explanation document whose wouldChange lists the targets a
-stamp would change, each source named by kind, namespace and name.
+stamp would change, each source named by kind, namespace and name. kagent 1.x objects are never stamped:
+for each 1.x Agent, explain lists its revision inputs (the chain to each Secret, ConfigMap and object, and
+whether a change recompiles it or applies live), and for each 1.x ModelConfig the status.secretHash kagent
+will report, to compare with kubectl (the \`kagent\` member of the JSON document).
 
 Flags:
 ${flagsHelp(EXPLAIN_FLAGS)}
@@ -48,29 +53,33 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { kagentPreview: true });
   const { outcome } = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
-  if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results));
-  else await io.writeStdout(formatExplanation(explanationOf(outcome.targets, outcome.results), format));
+  if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results, outcome.kagent1x));
+  else await io.writeStdout(formatExplanation(explanationOf(outcome.targets, outcome.results, outcome.kagent1x), format));
   if (failed) for (const r of outcome.results) if (r.severity === 'error') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
   return failed ? 1 : 0;
 }
 
-function renderText(targets: readonly TargetReport[], results: readonly Result[]): string {
+function renderText(targets: readonly TargetReport[], results: readonly Result[], kagent1x: Kagent1xReport | undefined): string {
   const lines: string[] = [];
   const broken = results.some((r) => r.severity === 'error');
+  const previewed = (kagent1x?.agents.length ?? 0) + (kagent1x?.modelConfigs.length ?? 0) > 0;
   if (targets.length === 0 && broken) lines.push('No report: the input has errors (listed below).');
-  else if (targets.length === 0) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
+  else if (targets.length === 0 && !previewed) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
   for (const t of targets) {
     const file = t.file ? `  (${t.file.path}${t.file.index ? `#${t.file.index}` : ''})` : '';
     lines.push(`${resourceId(t.resourceRef)}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
+    // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
+    if (t.rollout) lines.push(`  rolls: ${t.rollout.how} (${t.rollout.why})`);
     if (t.sources.length === 0) lines.push('  uses no Secret or ConfigMap');
     for (const s of t.sources) lines.push(...renderSource(s));
   }
+  if (kagent1x) lines.push(...renderKagent1xText(kagent1x));
   const notes = results.filter((r) => r.severity !== 'info' || r.tags.code !== 'STAMPED');
   if (notes.length > 0) lines.push('', 'Results:', ...notes.map((r) => `  ${formatResult(r)}`));
   return `${lines.join('\n')}\n`;

@@ -1,10 +1,12 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { UsageError, InputError } from '../errors.ts';
+import { RollstampError, UsageError, InputError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
+import { redactPaths } from '../argocd/redact-paths.ts';
+import { rootsToShow } from '../argocd/repo-root.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
 import { setRunDeadline } from '../exec.ts';
@@ -34,7 +36,8 @@ ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (de
 whole run, render, live reads and stamping together),
 ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own
 error output), ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm
-kustomize.buildOptions),
+kustomize.buildOptions), ROLLSTAMP_HELM_ALLOW_HTTP=true (plain http:// chart repositories; default:
+https://, oci:// and local only),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
@@ -48,6 +51,11 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   setRunDeadline(deadline.at);
   try {
     return await generate(io, deadline);
+  } catch (err) {
+    // No message shows where things are on the sidecar: paths in the repository are relative to it, the
+    // others are replaced (#21). Operator settings such as ROLLSTAMP_HASH_KEY_FILE are named by variable.
+    if (err instanceof RollstampError) err.message = redactPaths(err.message, rootsToShow(io));
+    throw err;
   } finally {
     setRunDeadline(Infinity); // a process may run several commands (the tests run them in-process)
   }

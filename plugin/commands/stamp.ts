@@ -54,7 +54,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const config = await configFromFlags(values, io);
   // A directory's local-config documents (a RollstampConfig, a Kptfile) are settings, not objects to apply:
   // they are left out of the output, as generate and kustomize leave them out (#23).
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), (d, file) => !(file.fromDirectory && isLocalConfigDoc(d)));
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), {}, (d, file) => !(file.fromDirectory && isLocalConfigDoc(d)));
   const { results } = run.outcome;
   if (hasErrors(results)) throw new InputError(summarize(results));
   refuseEmpty(run, paths, values['allow-empty'] === true);
@@ -64,7 +64,10 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   if (noTargets && values.check && values['allow-no-targets'] !== true) {
     throw new InputError(`--check found no target workloads (a mistyped --selector?): ${OPT_IN}, or pass --allow-no-targets`);
   }
-  if (noTargets && !values.quiet) io.writeStderr(`rollstamp: warning: no target workloads: ${OPT_IN}\n`);
+  // A result about an object (an opted-in Job, a Service with no pod template) already says why nothing was
+  // stamped; the opt-in hint is for a stream where nothing was chosen at all.
+  const explained = results.some((r) => r.resourceRef !== undefined);
+  if (noTargets && !explained && !values.quiet) io.writeStderr(`rollstamp: warning: no target workloads: ${OPT_IN}\n`);
   if (values.check) {
     const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);

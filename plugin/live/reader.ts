@@ -163,6 +163,9 @@ async function readOne(need: LiveNeed, r: ObjectReader): Promise<Map<string, Uin
           need.id,
         );
       }
+      // A redirect is never followed (node's http does not, and the bearer token must not go to another host):
+      // the API server does not redirect these GETs, so one that does is not the cluster asked for (#21).
+      if (status >= 300 && status < 400) throw fail(`HTTP ${status} from ${r.conn.label}: a redirect, not followed (live reads go only to the kubeconfig's server)`, 'http');
       if (status !== 429 && status < 500) throw fail(`HTTP ${status} from ${r.conn.label}`, 'http');
       transient = { what: `HTTP ${status}`, kind: 'http', retryAfterMs: retryAfterMs(answer.headers['retry-after']) };
     }

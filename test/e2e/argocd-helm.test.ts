@@ -128,7 +128,7 @@ withHelm('a file:// dependency missing from charts/ is built before the render, 
 withHelm('a dependency that cannot be fetched fails closed with one line (an unreachable repository) (#12)', () => {
   const repo = repository({
     ...CHART,
-    'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n- name: redis\n  version: 1.2.3\n  repository: http://127.0.0.1:9/charts\n',
+    'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n- name: redis\n  version: 1.2.3\n  repository: https://127.0.0.1:9/charts\n',
   });
   const started = Date.now();
   assertFailsClosed(generateIn(repo, app()), {

@@ -25,8 +25,13 @@ const ODD_KEYS = [
 const KINDS = [
   'Secret', 'ConfigMap', 'Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Job', 'Pod', 'ReplicaSet', 'Rollout',
   'List', 'ResourceList', 'Agent', 'ModelConfig', 'RemoteMCPServer', 'SandboxAgent', 'Namespace', 'secret', '', 'Secret ',
+  // Operator rows of the kind table (#24).
+  'Prometheus', 'Alertmanager', 'Kafka', 'KafkaNodePool', 'CloneSet', 'Service', 'ScaledJob', 'VMAgent',
 ];
-const API_VERSIONS = ['v1', 'apps/v1', 'batch/v1', 'argoproj.io/v1alpha1', 'kagent.dev/v1alpha2', 'kagent.dev/v1alpha1', 'v2', '', 'apps/v1beta1', 'config.kubernetes.io/v1'];
+const API_VERSIONS = [
+  'v1', 'apps/v1', 'batch/v1', 'argoproj.io/v1alpha1', 'kagent.dev/v1alpha2', 'kagent.dev/v1alpha1', 'v2', '', 'apps/v1beta1', 'config.kubernetes.io/v1',
+  'monitoring.coreos.com/v1', 'kafka.strimzi.io/v1beta2', 'serving.knative.dev/v1', 'apps.kruise.io/v1alpha1', 'keda.sh/v1alpha1', 'operator.victoriametrics.com/v1beta1',
+];
 
 /** A value of any type, often the wrong one for where it lands. */
 export function randomValue(rng: Rng): YNode {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
 import { bundleDocs, clone, effectiveNs, genBundle, HASH_KEY, resourceListDoc, Rng, type Bundle } from '../property/support/generate.ts';
-import { stampsOfStream, type Stamps } from '../property/support/harness.ts';
+import { stampPathOf, stampsOfStream, type Stamps } from '../property/support/harness.ts';
 import { randomFormat, renderDoc, renderStream, ymap, type Style, type YMap } from '../property/support/render.ts';
 import { canonical, checkContract, digestsIn, run, type CaseModule, type FuzzCase, type Run } from './support.ts';
 
@@ -233,13 +233,6 @@ async function filesCase(c: FuzzCase): Promise<void> {
   }
 }
 
-const TEMPLATE_PATHS: Record<string, readonly string[]> = {
-  'apps/Deployment': ['spec', 'template'],
-  'apps/StatefulSet': ['spec', 'template'],
-  'apps/DaemonSet': ['spec', 'template'],
-  'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template'],
-};
-
 interface ParsedList {
   /** Each item as canonical JSON, in order. */
   items: string[];
@@ -254,11 +247,12 @@ function parseList(text: string): ParsedList {
   const rl = parseDocument(text).toJS() as { items: Array<Record<string, any>>; results?: Array<{ severity: string; tags?: { code?: string }; resourceRef?: unknown }> };
   const stamps: Array<[string, string | undefined]> = [];
   for (const o of rl.items) {
-    const path = TEMPLATE_PATHS[`${String(o?.apiVersion ?? '').split('/')[0]}/${o?.kind}`];
+    // The stamp site of every generated kind, the operator rows' included (#24).
+    const path = stampPathOf(String(o?.apiVersion ?? ''), String(o?.kind));
     if (!path) continue;
     let t: any = o;
     for (const k of path) t = t?.[k];
-    const v = t?.metadata?.annotations?.[HASH_KEY];
+    const v = t?.[HASH_KEY];
     stamps.push([`${o.kind}/${effectiveNs(o.metadata?.namespace)}/${o.metadata?.name}`, typeof v === 'string' ? v : undefined]);
   }
   return {

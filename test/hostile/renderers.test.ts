@@ -107,6 +107,32 @@ test('SIGTERM to generate while rendering: non-zero exit within 2 s, nothing on 
   }
 });
 
+test('SIGTERM while rendering with a renderer that ignores SIGTERM: rollstamp ends within 2 s and the renderer\'s whole group is killed (#21)', async () => {
+  const { bin, app, pids } = sleepingKustomize();
+  // The stand-in and its background child ignore SIGTERM: only a SIGKILL of the group ends them.
+  const script = readFileSync(join(bin, 'kustomize'), 'utf8').replace('#!/bin/sh\n', "#!/bin/sh\ntrap '' TERM\n");
+  writeFileSync(join(bin, 'kustomize'), script);
+  const child = spawn(process.execPath, [BUNDLE, 'generate'], { cwd: app, env: { PATH: `${bin}:${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  assert.ok(await waitFor(() => existsSync(pids), 10_000), 'the stand-in renderer started');
+  const rendererPids = readPids(pids);
+  try {
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    const code = await Promise.race([exited, sleep(2000).then(() => 'late' as const)]);
+    assert.ok(code !== 'late', 'rollstamp exited within 2 s of SIGTERM');
+    assert.is(code, 143);
+    assert.ok(Date.now() - t0 < 2000);
+    assert.is(stdout, '');
+    assert.ok(await waitFor(() => rendererPids.every((p) => !alive(p)), 3000), `still running: ${rendererPids.filter(alive).join(', ')}`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    reap(rendererPids);
+  }
+});
+
 /**
  * How long after its deadline a run may end: two start-ups of the bundle measured now (one to start, one to
  * spare for a loaded machine) and 1 s for killing and exiting. An absolute ~3 s failed under load (#12).

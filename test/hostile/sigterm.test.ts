@@ -1,6 +1,7 @@
-// SECURITY.md "Bounded work" (#12): SIGTERM ends rollstamp within 2 s in every phase — waiting for stdin,
-// parsing a large input (synchronous work, where a JS handler could not run), waiting for the cluster — with
-// nothing on stdout; a SIGTERM while the output is written never truncates it. (Rendering: renderers.test.ts.)
+// SECURITY.md "It stops when told" (#12, #21): SIGTERM ends rollstamp within 2 s — waiting for stdin, parsing
+// a large input (synchronous work in the run's worker; main.ts's thread handles the signal), waiting for the
+// cluster — with nothing on stdout; a SIGTERM while the output is written never truncates it. (Rendering:
+// renderers.test.ts; planning, hashing and building the output: sigterm-phases.test.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';

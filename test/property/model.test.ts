@@ -4,7 +4,7 @@
 // Non-targets (opted out, not opted in) keep whatever stamp they had.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { genBundle, isTarget, modelHash, workloadId } from './support/generate.ts';
+import { genBundle, isTarget, modelHash, ROW_SHAPES, workloadId } from './support/generate.ts';
 import { cli, forAll, render, stamp, stampsOfStream } from './support/harness.ts';
 import { randomStyle } from './support/render.ts';
 
@@ -20,6 +20,23 @@ test('model: each target gets the scheme v1 hash of exactly the bytes the model 
       assert.is(stamps.get(id), want, `${id}: ${isTarget(w) ? 'hash differs from the model' : 'a non-target was stamped'} (${c.label})`);
     }
   });
+});
+
+test('model: the generator writes workloads of every operator row of the kind table, and the model holds for them (#24)', async () => {
+  const seen = new Set<string>();
+  await forAll('model-rows', 0x9e7a0003, async (c) => {
+    const { bundle } = genBundle(c.rng);
+    const input = render(bundle, randomStyle(c.rng), c.rng, 0.3);
+    c.keep('input.yaml', input);
+    const rows = bundle.workloads.filter((w) => w.row !== undefined && isTarget(w));
+    if (rows.length === 0) return;
+    const stamps = (await stamp(input, 'stamp')).stamps;
+    for (const w of rows) {
+      seen.add(`${w.row!.group}/${w.row!.kind}`);
+      assert.is(stamps.get(workloadId(w)), modelHash(bundle, w), `${workloadId(w)}: hash differs from the model (${c.label})`);
+    }
+  }, 200); // enough cases for every row to come up, whatever PROPERTY_CASES says
+  assert.equal([...seen].sort(), ROW_SHAPES.map((r) => `${r.group}/${r.kind}`).sort(), 'rows the generator never wrote');
 });
 
 test('model: with ROLLSTAMP_HASH_KEY every digest is HMAC-SHA256 under that key (stamp and fn alike)', async () => {

@@ -71,6 +71,7 @@ const OPERATOR_SETTINGS = [
   'rendererStderr',
   'reader',
   'kustomizeBuildOptions',
+  'helmAllowHttp',
   'live',
   'liveNamespaces',
   'namespaces',

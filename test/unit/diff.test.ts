@@ -142,6 +142,7 @@ test('text: a summary line and an aligned table; markdown: a workload | why | ke
     assert.is(row.indexOf('Secret shop/db-credentials'), header.indexOf('SOURCE'), row);
     assert.is(row.indexOf('bundle'), header.indexOf('FROM'), row);
   }
+  assert.ok(lines.some((l) => l.startsWith('batch/v1/CronJob/shop/report') && l.includes('rolls (next-job)')), 'the CronJob row says how its stamp rolls (#24)');
   const md = await diff(BASIC, newer, ['-o', 'markdown', '--config', CONFIG]);
   assert.is(md.code, 3);
   assert.is(
@@ -152,7 +153,8 @@ test('text: a summary line and an aligned table; markdown: a workload | why | ke
       '| Workload | Why | Keys |',
       '|---|---|---|',
       '| <code>apps/v1/Deployment/shop/web</code> | Secret shop/db-credentials (bundle) | changed: <code>password</code> |',
-      '| <code>batch/v1/CronJob/shop/report</code> | Secret shop/db-credentials (bundle) | changed: <code>username</code> |',
+      // A CronJob's stamp reaches the next Job it creates, not running pods: the row says so (#24).
+      '| <code>batch/v1/CronJob/shop/report</code> (next-job) | Secret shop/db-credentials (bundle) | changed: <code>username</code> |',
       '',
     ].join('\n'),
   );

@@ -3,6 +3,8 @@
 // and the model rendered as Kubernetes objects (see render.ts for the text).
 import { createHash, createHmac } from 'node:crypto';
 import { YMap, ymap, type YNode } from './render.ts';
+import { WORKLOAD_ROWS } from '../../../function/kinds/workload-rows.ts';
+import type { WorkloadRow } from '../../../function/model/workload-row.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // PRNG
@@ -161,6 +163,13 @@ export function genKey(rng: Rng): string {
 
 export type SourceClass = 'Secret' | 'ConfigMap';
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'CronJob';
+
+/**
+ * Operator rows of the kind table the generator also writes (#24): a generated pod spec wrapped in the row's
+ * shape — at its first pod spec path, its template annotations at its stamp site. The row is chosen from the
+ * workload's filler seed, so the generator's random stream (and every seeded case) is what it was.
+ */
+export const ROW_SHAPES: readonly WorkloadRow[] = WORKLOAD_ROWS.filter((r) => r.group !== 'apps' && r.group !== 'batch' && r.group !== '' && r.rolls !== 'immutable');
 export type ContainerList = 'containers' | 'initContainers' | 'ephemeralContainers';
 
 /** One key of a Secret or ConfigMap. */
@@ -204,6 +213,8 @@ export type Ref =
 
 export interface WorkloadModel {
   kind: WorkloadKind;
+  /** Written as this operator row's kind instead (ROW_SHAPES); `kind` still shapes the pod spec. */
+  row?: WorkloadRow;
   name: string;
   namespace?: string;
   /** annotation/label: opted in; false: opted out; none: not a target. */
@@ -249,7 +260,7 @@ export const sourceId = (cls: SourceClass, ns: string, name: string): string => 
 export const idOfSource = (s: SourceModel): string => sourceId(s.cls, effectiveNs(s.namespace), s.name);
 export const isTarget = (w: WorkloadModel): boolean => w.optIn === 'annotation' || w.optIn === 'label';
 /** How hashes are keyed in results: `Kind/namespace/name`. */
-export const workloadId = (w: { kind: string; name: string; namespace?: string }): string => `${w.kind}/${effectiveNs(w.namespace)}/${w.name}`;
+export const workloadId = (w: { kind: string; name: string; namespace?: string; row?: WorkloadRow }): string => `${w.row?.kind ?? w.kind}/${effectiveNs(w.namespace)}/${w.name}`;
 
 export function findSource(b: Bundle, id: string): SourceModel | undefined {
   return b.sources.find((s) => idOfSource(s) === id);
@@ -518,6 +529,9 @@ export function genWorkload(
   };
   if (namespace !== undefined) w.namespace = namespace;
   if (rng.bool(0.15)) w.stamp = rng.pick([`sha256:${rng.hex(64)}`, 'stale', null]);
+  // About a third of the workloads are written as an operator row (from the filler seed: no extra draw).
+  const shape = (w.filler >>> 4) % (ROW_SHAPES.length * 3);
+  if (shape < ROW_SHAPES.length && kind !== 'CronJob') w.row = ROW_SHAPES[shape]!;
   return w;
 }
 
@@ -687,6 +701,7 @@ export function workloadDoc(w: WorkloadModel): YMap {
     ['kind', w.kind],
     ['metadata', metadata],
   ];
+  if (w.row) return rowDoc(w.row, metadata, templateAnnotations, podSpec(w, rng));
   switch (w.kind) {
     case 'Deployment':
       return new YMap([...head('apps/v1'), ['spec', ymap(['replicas', rng.range(1, 3)], ['selector', selector], ['template', template])]]);
@@ -703,6 +718,22 @@ export function workloadDoc(w: WorkloadModel): YMap {
         ['spec', ymap(['schedule', '*/5 * * * *'], ['jobTemplate', ymap(['spec', ymap(['backoffLimit', 2], ['template', template])])])],
       ]);
   }
+}
+
+/** A pod spec wrapped in an operator row's shape: the spec at the row's first pod spec path, annotations at its stamp site. */
+function rowDoc(row: WorkloadRow, metadata: YMap, annotations: Array<[string, YNode]>, spec: YMap): YMap {
+  const root = ymap(['apiVersion', `${row.group}/${row.versions?.[0] ?? 'v1'}`], ['kind', row.kind], ['metadata', metadata]);
+  const at = (path: readonly string[]): YMap =>
+    path.reduce<YMap>((m, key) => {
+      const found = m.entries.find(([k]) => k === key)?.[1];
+      if (found instanceof YMap) return found;
+      const made = new YMap();
+      m.entries.push([key, made]);
+      return made;
+    }, root);
+  at(row.podSpecs[0]!).entries.push(...spec.entries);
+  if (annotations.length > 0) at(row.stamp.path).entries.push(...annotations);
+  return root;
 }
 
 export function otherDoc(o: OtherModel): YMap {

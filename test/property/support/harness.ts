@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { bothReaders, type RunOpts } from '../../support/both-readers.ts';
 import { runInProcess, type CliRun } from '../../support/run-cli.ts';
-import { bundleDocs, caseSeed, effectiveNs, HASH_KEY, Rng, type Bundle } from './generate.ts';
+import { bundleDocs, caseSeed, effectiveNs, HASH_KEY, Rng, ROW_SHAPES, type Bundle } from './generate.ts';
 import { renderStream, type Style } from './render.ts';
 
 /** Cases per property (PROPERTY_CASES overrides). */
@@ -62,12 +62,17 @@ export async function cli(argv: string[], stdin: string, env: Record<string, str
   return bothReaders(argv, { stdin, env }, argv.join(' '), cliOnce);
 }
 
+/** The annotations map each generated workload kind carries its stamp in, by `group/Kind`. */
 const TARGET_KINDS: Record<string, readonly string[]> = {
-  'apps/Deployment': ['spec', 'template'],
-  'apps/StatefulSet': ['spec', 'template'],
-  'apps/DaemonSet': ['spec', 'template'],
-  'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template'],
+  'apps/Deployment': ['spec', 'template', 'metadata', 'annotations'],
+  'apps/StatefulSet': ['spec', 'template', 'metadata', 'annotations'],
+  'apps/DaemonSet': ['spec', 'template', 'metadata', 'annotations'],
+  'batch/CronJob': ['spec', 'jobTemplate', 'spec', 'template', 'metadata', 'annotations'],
+  ...Object.fromEntries(ROW_SHAPES.map((r) => [`${r.group}/${r.kind}`, r.stamp.path])),
 };
+
+/** The annotations map a generated workload of this apiVersion and kind carries its stamp in, if it is one. */
+export const stampPathOf = (apiVersion: string, kind: string): readonly string[] | undefined => TARGET_KINDS[`${apiVersion.split('/')[0]}/${kind}`];
 
 /** Stamps of Deployments, StatefulSets, DaemonSets and CronJobs by `Kind/namespace/name` (undefined: none). */
 export type Stamps = Map<string, string | undefined>;
@@ -82,7 +87,7 @@ function stampsOf(objects: unknown[]): Stamps {
     if (!path) continue;
     let t: any = obj;
     for (const k of path) t = t?.[k];
-    const v = t?.metadata?.annotations?.[HASH_KEY];
+    const v = t?.[HASH_KEY];
     out.set(`${obj.kind}/${effectiveNs(obj.metadata?.namespace)}/${obj.metadata?.name}`, typeof v === 'string' ? v : undefined);
   }
   return out;

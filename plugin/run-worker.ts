@@ -1,0 +1,89 @@
+// Process edge, the worker side: one CLI run in the worker thread main.ts starts (#21). Standard input,
+// standard output and standard error are main.ts's, reached by messages; so are the renderers' process
+// groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
+import { parentPort, workerData } from 'node:worker_threads';
+import { runCli } from './cli.ts';
+import { errorLine, RollstampError } from './errors.ts';
+import { onChild } from './exec.ts';
+import type { Io } from './io.ts';
+
+/** What main.ts hands the worker. */
+export interface WorkerStart {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdinIsTTY: boolean;
+}
+
+/** Worker → main.ts. */
+export type ToMain =
+  | { kind: 'stdout'; text: string }
+  | { kind: 'stderr'; text: string }
+  | { kind: 'stdin' }
+  | { kind: 'child'; pid: number; running: boolean }
+  | { kind: 'done'; exitCode: number };
+
+/** main.ts → worker: the answer to `stdout` (written) and to `stdin` (all of it). */
+export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array };
+
+/**
+ * Runs the CLI with `workerData` (a WorkerStart) and posts `done` with the exit status.
+ * - A RollstampError is its one line and exit code; a parse-args error exit 2; anything else an internal
+ *   error whose message is shown only with --debug (it could quote input).
+ */
+export async function runWorker(): Promise<void> {
+  const port = parentPort!;
+  const start = workerData as WorkerStart;
+  const post = (m: ToMain): void => port.postMessage(m);
+  const answer = <K extends ToWorker['kind']>(kind: K): Promise<Extract<ToWorker, { kind: K }>> =>
+    new Promise((resolve) => {
+      const on = (m: ToWorker): void => {
+        if (m.kind !== kind) return;
+        port.off('message', on);
+        resolve(m as Extract<ToWorker, { kind: K }>);
+      };
+      port.on('message', on);
+    });
+  onChild((pid, running) => post({ kind: 'child', pid, running }));
+  const io: Io = {
+    async readStdin() {
+      const reply = answer('stdin');
+      post({ kind: 'stdin' });
+      return (await reply).bytes;
+    },
+    async writeStdout(text) {
+      const reply = answer('written');
+      post({ kind: 'stdout', text });
+      await reply;
+    },
+    writeStderr: (text) => post({ kind: 'stderr', text }),
+    ...(start.argv.includes('--debug') ? { trace: (phase: string) => post({ kind: 'stderr', text: `rollstamp: debug: ${phase}\n` }) } : {}),
+    stdinIsTTY: start.stdinIsTTY,
+    env: start.env,
+    cwd: start.cwd,
+  };
+  let exitCode: number;
+  try {
+    exitCode = await runCli(start.argv, io);
+  } catch (err) {
+    exitCode = await reportError(err, start.argv.includes('--debug'), io);
+  }
+  post({ kind: 'done', exitCode });
+}
+
+async function reportError(err: unknown, debug: boolean, io: Io): Promise<number> {
+  // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
+  const { oneLine } = await import('../function/index.ts');
+  if (err instanceof RollstampError) {
+    io.writeStderr(errorLine(oneLine(err.message)));
+    return err.exitCode;
+  }
+  if (((err as { code?: string })?.code ?? '').startsWith('ERR_PARSE_ARGS')) {
+    io.writeStderr(errorLine(`${oneLine((err as Error).message)}; see --help`));
+    return 2;
+  }
+  // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
+  io.writeStderr(errorLine(`internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details`));
+  if (debug) io.writeStderr(`${(err as Error)?.stack ?? String(err)}\n`);
+  return 1;
+}

@@ -1,0 +1,111 @@
+// SECURITY.md "Bounded work" (#21): SIGTERM ends a run within 2 s with nothing on stdout in each phase —
+// reading, planning, hashing and writing (building the output); rendering is in renderers.test.ts. These
+// phases are synchronous work; the signal is handled by main.ts's thread while the run's worker is busy.
+// `--debug` prints each phase as it starts: the signal is sent when the phase's line arrives.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BUNDLE, cleanup, requireBundle, stream, tempDir } from './support.ts';
+
+test.before(requireBundle);
+test.after(cleanup);
+
+const TERM_LIMIT_MS = 2000;
+const PHASES = ['reading', 'planning', 'reading the cluster', 'hashing', 'writing'];
+
+/**
+ * `configMaps` ConfigMaps of 100 keys and `workloads` Deployments each consuming the first `refs` of them
+ * whole: reading grows with the bytes, hashing with workloads × refs × 100 keys, writing with the output.
+ */
+function input(configMaps: number, workloads: number, refs: number): string {
+  const docs: string[] = [];
+  for (let i = 0; i < configMaps; i++) {
+    const keys = Array.from({ length: 100 }, (_, k) => `  k${k}: value-${i}-${k}`).join('\n');
+    docs.push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n${keys}\n`);
+  }
+  const envFrom = Array.from({ length: refs }, (_, i) => `        - configMapRef: {name: cm${i}}`).join('\n');
+  for (let w = 0; w < workloads; w++) {
+    docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web${w}\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n${envFrom}\n`);
+  }
+  return stream(docs);
+}
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  afterTermMs: number;
+  /** The phase lines printed before the run ended. */
+  phases: string[];
+}
+
+/** `rollstamp stamp --debug app.yaml` on `text`; SIGTERM as soon as the `phase` line arrives. */
+async function termIn(phase: string, text: string, env: Record<string, string> = {}): Promise<Ended> {
+  const dir = tempDir('phase');
+  writeFileSync(join(dir, 'app.yaml'), text);
+  const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let t0 = 0;
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+    if (t0 === 0 && stderr.includes(`rollstamp: debug: ${phase}\n`)) {
+      t0 = Date.now();
+      child.kill('SIGTERM');
+    }
+  });
+  const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (c, s) => resolve({ code: c, signal: s })));
+  clearTimeout(guard);
+  const phases = [...stderr.matchAll(/^rollstamp: debug: (.+)$/gm)].map((m) => m[1]!);
+  return { code, signal, stdout, stderr, afterTermMs: t0 === 0 ? Number.NaN : Date.now() - t0, phases };
+}
+
+function assertTerminated(e: Ended, phase: string): void {
+  assert.ok(!Number.isNaN(e.afterTermMs), `the ${phase} phase began (stderr: ${e.stderr.slice(0, 300)})`);
+  assert.ok(e.code === 143 || e.signal === 'SIGTERM', `${phase}: ended by SIGTERM (code ${e.code}, signal ${e.signal}, stderr ${e.stderr.slice(-300)})`);
+  assert.ok(e.afterTermMs < TERM_LIMIT_MS, `${phase}: ended ${e.afterTermMs} ms after SIGTERM (limit ${TERM_LIMIT_MS} ms)`);
+  assert.is(e.stdout, '', `${phase}: nothing on stdout`);
+  assert.match(e.stderr, /^rollstamp: terminated \(SIGTERM\)$/m, `${phase}: says it was terminated`);
+  // The run was still in this phase, not past it, when the signal ended it: no later phase began.
+  const at = PHASES.indexOf(phase);
+  const later = e.phases.filter((p) => PHASES.indexOf(p) > at);
+  assert.equal(later, [], `${phase}: SIGTERM was handled during the ${phase} phase (phases seen: ${e.phases.join(', ')})`);
+}
+
+test('SIGTERM while reading (parsing a large input): ends within 2 s, nothing on stdout (#21)', async () => {
+  assertTerminated(await termIn('reading', input(3000, 1, 10)), 'reading');
+});
+
+test('SIGTERM while planning: ends within 2 s, nothing on stdout (#21)', async () => {
+  // The full reader plans once every document is read (streamItems and plan), so planning is one long step.
+  assertTerminated(await termIn('planning', input(600, 1, 600), { ROLLSTAMP_READER: 'full' }), 'planning');
+});
+
+test('SIGTERM while hashing: ends within 2 s, nothing on stdout (#21)', async () => {
+  assertTerminated(await termIn('hashing', input(900, 4, 900)), 'hashing');
+});
+
+test('SIGTERM while writing (building the output): ends within 2 s, nothing on stdout (#21)', async () => {
+  assertTerminated(await termIn('writing', input(3000, 1, 10)), 'writing');
+});
+
+test('a control: the same runs without SIGTERM print every phase and the stamped stream', async () => {
+  const dir = tempDir('phase');
+  writeFileSync(join(dir, 'app.yaml'), input(50, 2, 50));
+  const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.is(code, 0, stderr);
+  assert.equal([...stderr.matchAll(/^rollstamp: debug: (.+)$/gm)].map((m) => m[1]), PHASES);
+  assert.match(stdout, /rollstamp\.dev\/hash: "sha256:[0-9a-f]{64}"/);
+});
+
+test.run();
