@@ -32,7 +32,7 @@ function git(...args) {
     return '';
   }
 }
-// What `rollstamp version -o json` reports (plugin/build-info.ts): the commit built, and its date (or
+// What `rollstamp version -o json` reports (plugin/commands/version.ts): the commit built, and its date (or
 // SOURCE_DATE_EPOCH), so two builds of one commit are the same bytes.
 const epoch = process.env.SOURCE_DATE_EPOCH;
 const commitDate = epoch ? new Date(Number(epoch) * 1000) : git('log', '-1', '--format=%cI') ? new Date(git('log', '-1', '--format=%cI')) : undefined;

@@ -1,8 +1,24 @@
-// `rollstamp version`: the version line, or with -o json the version, commit and build date.
-import { buildInfo } from '../build-info.ts';
+// `rollstamp version`: the version line, or with -o json the version, the commit and the build date. build.mjs
+// replaces `__ROLLSTAMP_BUILD__` with what it found (the commit it built, the commit's date, or
+// SOURCE_DATE_EPOCH); run from the sources (tsx, the tests) both are "unknown".
+import pkg from '../../package.json' with { type: 'json' };
 import { UsageError } from '../errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
+
+declare const __ROLLSTAMP_BUILD__: { commit: string; buildDate: string } | undefined;
+
+export interface BuildInfo {
+  version: string;
+  commit: string;
+  buildDate: string;
+}
+
+/** What `rollstamp version -o json` prints. */
+export function buildInfo(): BuildInfo {
+  const built = typeof __ROLLSTAMP_BUILD__ === 'undefined' ? undefined : __ROLLSTAMP_BUILD__;
+  return { version: pkg.version, commit: built?.commit ?? 'unknown', buildDate: built?.buildDate ?? 'unknown' };
+}
 
 export const VERSION_FLAGS: readonly FlagSpec[] = [
   { name: 'output', short: 'o', type: 'string', values: ['text', 'json'], help: 'text: `rollstamp VERSION` (default); json: version, commit and build date' },
