@@ -1,6 +1,6 @@
 // `npm start`: stamps examples/basic/app.yaml, prints what changed, then rotates one password and shows
 // that only the workload using it gets a new hash. `npm run start:kagent` does the same for examples/kagent
-// (kagent 0.10.x), then rotates a key of examples/kagent/1.x and shows the agents kagent 1.x recompiles.
+// (kagent 0.10.x), then rotates a key of examples/kagent-1x and shows the agents kagent 1.x recompiles.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,7 +99,7 @@ function kagentExample() {
 
 /** kagent 1.x: nothing is written; `diff` names the agents a rotated key recompiles (#20). */
 function kagent1xExample() {
-  const dir = 'examples/kagent/1.x';
+  const dir = 'examples/kagent-1x';
   const files = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `${dir}/${f}`);
   console.log('\nkagent 1.x (api.kagent.dev) recompiles its agents itself; rollstamp writes nothing into them:');
   console.log(`$ rollstamp stamp --check ${files.join(' ')}`);

@@ -29,7 +29,7 @@ Commands:
 Flags:
 ${flagsHelp(GLOBAL_FLAGS)}
 
-Docs: README.md (hash scheme, annotations, examples).`;
+Docs: README.md and docs/*.md (configuration, hash scheme, diff, live reads, kagent).`;
 
 interface Command {
   help: () => Promise<string>;

@@ -323,7 +323,7 @@ function changedBetween(before: Map<string, string>, after: Map<string, string>)
 const sorted = (s: Set<string>): string[] => [...s].sort();
 
 // ---------------------------------------------------------------------------------------------------------
-// Independent hashes: scheme v1 as the README documents it, and kagent's computeStatusSecretHash.
+// Independent hashes: scheme v1 as docs/hash-scheme.md documents it, and kagent's computeStatusSecretHash.
 
 const field = (v: string | Buffer): Buffer => {
   const bytes = typeof v === 'string' ? Buffer.from(v, 'utf8') : v;

@@ -1,27 +1,184 @@
-// Runs every test file (uvu over TypeScript through tsx) and ends with one summary line
-// "tests: N passed, N failed, N skipped" that CI reads.
+// The test runner `npm test` ends with: every test file is one shard, run in its own process (uvu over
+// TypeScript through tsx), several at a time; files that must run alone run afterwards, one by one. Ends with
+// each shard's duration and one summary line "tests: N passed, N failed, N skipped" (the total; CI reads it).
+//
+// Usage: node test/run.mjs [--jobs N] [PATH…]
+// - PATH: test files or directories (every `*.test.ts` below them, hidden directories skipped); default `test`.
+// - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism(), at least 2, at most 4.
+// - A file with a line `// Runs alone: <why>` in its header (it packs or rebuilds dist/, or changes other
+//   shared state) runs after the parallel shards with nothing beside it.
+// - ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS (default 1200): a shard still running then is killed and fails.
+// - Fails (exit 1) when a shard fails, crashes or times out, and when no test ran at all.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', '\\.test\\.ts$', ...process.argv.slice(2)],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } },
-);
-let out = '';
-child.stdout.on('data', (chunk) => {
-  out += chunk;
-  process.stdout.write(chunk);
-});
-child.on('close', (code) => {
-  const num = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(out)?.[1] ?? 0);
-  const total = num('Total');
-  const passed = num('Passed');
-  const skipped = num('Skipped');
-  const failed = Math.max(total - passed - skipped, code === 0 ? 0 : 1);
-  process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
-  if (total === 0) {
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TIMES = join(ROOT, 'node_modules', '.cache', 'rollstamp', 'test-durations.json');
+const ALONE = /^\/\/ Runs alone: \S/m;
+
+function usage(message) {
+  process.stderr.write(`test/run.mjs: ${message}\nusage: node test/run.mjs [--jobs N] [PATH…]\n`);
+  process.exit(2);
+}
+
+function parseJobs(raw, from) {
+  if (!/^[1-9][0-9]*$/.test(raw ?? '')) usage(`${from} must be a whole number ≥ 1 (got ${JSON.stringify(raw ?? '')})`);
+  return Number(raw);
+}
+
+/** Options and paths from argv. */
+function parseArgs(argv) {
+  let jobs = process.env.ROLLSTAMP_TEST_JOBS ? parseJobs(process.env.ROLLSTAMP_TEST_JOBS, 'ROLLSTAMP_TEST_JOBS') : Math.min(4, Math.max(2, availableParallelism()));
+  const paths = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--jobs' || a === '-j') jobs = parseJobs(argv[++i], a);
+    else if (a.startsWith('--jobs=')) jobs = parseJobs(a.slice(7), '--jobs');
+    else if (a.startsWith('-')) usage(`unknown option ${a}`);
+    else paths.push(a);
+  }
+  return { jobs, paths: paths.length > 0 ? paths : ['test'] };
+}
+
+/** Every `*.test.ts` file under the given paths, relative to the repository root, sorted and without duplicates. */
+function testFiles(paths) {
+  const found = new Set();
+  const walk = (abs) => {
+    if (statSync(abs).isDirectory()) {
+      for (const e of readdirSync(abs)) if (e !== 'node_modules' && !e.startsWith('.')) walk(join(abs, e));
+    } else if (abs.endsWith('.test.ts')) found.add(relative(ROOT, abs));
+  };
+  for (const p of paths) {
+    const abs = resolve(p);
+    if (!existsSync(abs)) usage(`${p}: no such file or directory`);
+    if (!statSync(abs).isDirectory() && !abs.endsWith('.test.ts')) usage(`${p}: not a test file (*.test.ts) or directory`);
+    walk(abs);
+  }
+  return [...found].sort();
+}
+
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(TIMES, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const count = (out, label) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm').exec(out)?.[1] ?? 0);
+const children = new Set();
+
+/** Runs one test file in its own process (and process group, so a timeout ends its children too). */
+function runShard(file, timeoutMs) {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    children.add(child);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      const text = strip(out);
+      const total = count(text, 'Total');
+      const passed = count(text, 'Passed');
+      const skipped = count(text, 'Skipped');
+      const ok = code === 0 && !timedOut;
+      // uvu's Total counts the tests that ran (skipped ones are not in it).
+      const failed = Math.max(total - passed, ok ? 0 : 1);
+      const why = timedOut ? `timed out after ${timeoutMs / 1000} s` : signal ? `killed by ${signal}` : code !== 0 ? `exit ${code}` : '';
+      done({ file, ok, why, total, passed, skipped, failed, out, ms: performance.now() - started });
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function report(r) {
+  const status = r.ok ? 'ok' : `FAILED (${r.why})`;
+  process.stdout.write(`\n── ${r.file}: ${status}, ${seconds(r.ms)}\n${r.out}${r.out.endsWith('\n') ? '' : '\n'}`);
+}
+
+/** Runs `files` `jobs` at a time, longest (by the last run) first; resolves with every result. */
+async function runPool(files, jobs, timeoutMs, times) {
+  const queue = [...files].sort((a, b) => (times[b] ?? Infinity) - (times[a] ?? Infinity) || a.localeCompare(b));
+  const results = [];
+  const worker = async () => {
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      const r = await runShard(f, timeoutMs);
+      report(r);
+      results.push(r);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+  return results;
+}
+
+async function main() {
+  const { jobs, paths } = parseArgs(process.argv.slice(2));
+  const timeoutMs = 1000 * parseJobs(process.env.ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS ?? '1200', 'ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS');
+  const files = testFiles(paths);
+  const alone = files.filter((f) => ALONE.test(readFileSync(join(ROOT, f), 'utf8').slice(0, 2000)));
+  const parallel = files.filter((f) => !alone.includes(f));
+  const times = readTimes();
+  const started = performance.now();
+  process.stdout.write(`test/run.mjs: ${files.length} files, ${parallel.length} in parallel (${jobs} at a time), ${alone.length} alone${alone.length ? `: ${alone.join(', ')}` : ''}\n`);
+  const results = await runPool(parallel, jobs, timeoutMs, times);
+  results.push(...(await runPool(alone, 1, timeoutMs, times)));
+  const wall = performance.now() - started;
+
+  for (const r of results) times[r.file] = Math.round(r.ms);
+  try {
+    mkdirSync(dirname(TIMES), { recursive: true });
+    writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
+  } catch {
+    // the order of the next run only
+  }
+
+  const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+  process.stdout.write('\nshard durations, slowest first:\n');
+  for (const r of [...results].sort((a, b) => b.ms - a.ms)) {
+    process.stdout.write(`${seconds(r.ms).padStart(9)}  ${r.file}  ${r.ok ? `${r.passed} passed, ${r.skipped} skipped` : `FAILED (${r.why})`}\n`);
+  }
+  const bad = results.filter((r) => !r.ok);
+  if (bad.length) process.stdout.write(`\nfailed shards: ${bad.map((r) => r.file).join(', ')}\n`);
+  process.stdout.write(`\nwall ${seconds(wall)}, ${jobs} jobs, ${results.length} shards\n`);
+  process.stdout.write(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped\n`);
+  if (sum('total') === 0) {
     process.stdout.write('no test ran\n');
     process.exit(1);
   }
-  process.exit(code ?? 1);
-});
+  process.exit(bad.length === 0 ? 0 : 1);
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const c of children) killGroup(c, 'SIGKILL');
+    process.exit(130);
+  });
+}
+
+await main();

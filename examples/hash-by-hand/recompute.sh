@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Recomputes the rollstamp.dev/hash that `rollstamp stamp input.yaml` writes, with printf, openssl and
-# sha256sum only (hash scheme v1, see README "Hash scheme"). With ROLLSTAMP_HASH_KEY set, every digest
+# sha256sum only (hash scheme v1, see docs/hash-scheme.md). With ROLLSTAMP_HASH_KEY set, every digest
 # is HMAC-SHA256 under that key instead.
 set -euo pipefail
 export LC_ALL=C

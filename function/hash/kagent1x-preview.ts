@@ -8,6 +8,7 @@ import { canonicalJson } from '../resolve/canonical.ts';
 import { dataEntries } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { KAGENT1X_KINDS } from '../kinds/kagent1x-agent.ts';
+import { ENABLED_ANNOTATION } from '../model/constants.ts';
 import { byteOrder } from '../model/order.ts';
 import { errorResult, result, type Result, type Subject } from '../model/results.ts';
 import { NodeReader, type FieldPath, type MapNode } from '../model/nodes.ts';
@@ -54,13 +55,19 @@ export function lookupOf(objects: readonly KObject[]): Kagent1xLookup {
 }
 
 /**
- * Each 1.x Agent in `objects` (input order) with its inputs, in the order the graph is walked.
+ * Each 1.x Agent in `objects` (input order) with its inputs, in the order the graph is walked; Agents opted out
+ * with `rollstamp.dev/enabled: "false"` are left out.
  * - An object a reference names but the input lacks follows onMissing (MISSING_OBJECT, naming the field); one
  *   that occurs twice, or a sub-agent cycle, is a KAGENT_REFERENCE error; a field of the wrong type, WRONG_TYPE.
  */
 export function previewAgents(objects: readonly KObject[], lookup: Kagent1xLookup, ctx: PreviewContext): Kagent1xAgent[] {
   const walker = new Walker(lookup, ctx);
-  return objects.filter((o) => o.kind === 'Agent' && KAGENT1X_KINDS.has(o.kind)).flatMap((agent) => walker.agent(agent));
+  return objects.filter((o) => o.kind === 'Agent' && KAGENT1X_KINDS.has(o.kind) && !isOptedOut(o)).flatMap((agent) => walker.agent(agent));
+}
+
+/** An Agent with `rollstamp.dev/enabled: "false"` is left out of the preview, as opted-out objects are everywhere. */
+function isOptedOut(obj: KObject): boolean {
+  return (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
 }
 
 class Walker {

@@ -38,6 +38,11 @@ keys and digests only, never a value.
 OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
 Both are read with the same config flags.
 
+kagent 1.x Agents (api.kagent.dev) are never stamped: kagent compiles a new revision itself. They are
+listed apart: each Agent whose revision inputs changed \`recompiles\`, with the chain to each changed input
+(Agent › AgentTemplate › ModelConfig › Secret) and the consumed keys that changed; one that only sees a
+credential kagent's egress gateway injects at request time \`applies live\`.
+
 Flags:
 ${flagsHelp(DIFF_FLAGS)}
 ${CONFIG_FLAGS_HELP}
@@ -52,11 +57,6 @@ Examples:
 
   TARGET                       STAMP  SOURCE                      FROM    KEYS
   apps/v1/Deployment/shop/web  rolls  Secret shop/db-credentials  bundle  changed: password
-
-kagent 1.x Agents (api.kagent.dev) are never stamped: kagent compiles a new revision itself. They are
-listed apart: each Agent whose revision inputs changed \`recompiles\`, with the chain to each changed input
-(Agent › AgentTemplate › ModelConfig › Secret) and the consumed keys that changed; one that only sees a
-credential kagent's egress gateway injects at request time \`applies live\`.
 
 Exit status: 0 nothing rolls, appears, disappears, recompiles or applies live; 3 something does (listed on
 stdout); 1 invalid input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
@@ -80,11 +80,13 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const diff = diffStamps(before.outcome.targets, after.outcome.targets);
   // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
   const agents = before.outcome.kagent1x?.agents.length || after.outcome.kagent1x?.agents.length ? diffKagent1x(before.outcome.kagent1x?.agents ?? [], after.outcome.kagent1x?.agents ?? []) : undefined;
-  await io.writeStdout(render(format, diff, agents));
+  // With only kagent 1.x Agents in both renders, "Nothing rolls." would only say that nothing is stamped.
+  const stamped = before.outcome.targets.length + after.outcome.targets.length > 0;
+  await io.writeStdout(render(format, diff, agents, stamped));
   return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
 }
 
-function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents: Kagent1xDiff | undefined): string {
+function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents: Kagent1xDiff | undefined, stamped: boolean): string {
   if (format === 'json') {
     if (!agents) return renderJson(diff);
     const doc = JSON.parse(renderJson(diff)) as Record<string, unknown>;
@@ -92,7 +94,8 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
   }
   const stamps = format === 'markdown' ? renderMarkdown(diff) : renderText(diff);
   if (!agents) return stamps;
-  return `${stamps}\n${format === 'markdown' ? renderAgentsMarkdown(agents) : renderAgentsText(agents)}`;
+  const agentsPart = format === 'markdown' ? renderAgentsMarkdown(agents) : renderAgentsText(agents);
+  return stamped ? `${stamps}\n${agentsPart}` : agentsPart;
 }
 
 /** One render read and stamped in memory; any error result fails the whole run (fail closed). */

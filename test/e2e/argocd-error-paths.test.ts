@@ -2,14 +2,14 @@
 // path of the sidecar's filesystem outside the repository, and paths inside it are relative to it — its own
 // messages, and helm's and kustomize's when the operator shows them (ROLLSTAMP_RENDERER_STDERR=show), as Argo
 // CD redacts its temp paths from helm's errors.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { redactPaths } from '../../plugin/argocd/redact-paths.ts';
+import { generateEnv, runGenerate } from '../support/argocd-request.ts';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
 import { assertFailsClosed, generateIn, repository, type Files } from './util-cmp.ts';
 
 const helm = obtainHelm();
@@ -69,13 +69,9 @@ withTools('kustomize\'s own error output (ROLLSTAMP_RENDERER_STDERR=show) holds 
   writeFileSync(join(bin, 'helm'), `#!/bin/sh\nif [ "$1" = version ]; then echo v3.99.0; exit 0; fi\nexec '${helm.ok ? helm.path : 'helm'}' "$@"\n`, { mode: 0o755 });
   const repo = repository({ 'apps/web/kustomization.yaml': 'helmCharts:\n- {name: absent, version: 0.1.0, repo: "https://127.0.0.1:9/charts"}\n' });
   // Once, not through generateIn: kubectl's log prefix (time, pid) differs from run to run.
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
-    cwd: join(repo, 'apps/web'),
-    env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, HOME: tempDir('home'), ARGOCD_APP_NAME: 'shop', ARGOCD_APP_NAMESPACE: 'shop', ARGOCD_APP_SOURCE_PATH: 'apps/web', ROLLSTAMP_RENDERER_STDERR: 'show', ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS: '--enable-helm' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  assert.is(r.status, 1, r.stderr);
+  const sidecarEnv = { ROLLSTAMP_RENDERER_STDERR: 'show', ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS: '--enable-helm' };
+  const r = runGenerate(join(repo, 'apps/web'), generateEnv({ path: 'apps/web', binDirs: [bin], sidecarEnv }, tempDir('home')));
+  assert.is(r.code, 1, r.stderr);
   assert.is(r.stdout, '');
   assert.match(r.stderr, /HELM_CONFIG_HOME=<path outside the repository>/, `kustomize's message is shown, its helm home replaced:\n${r.stderr}`);
   assert.match(r.stderr, /--untardir apps\/web\/charts/, 'the chart home is shown relative to the repository');

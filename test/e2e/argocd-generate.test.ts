@@ -2,23 +2,19 @@
 // runs it: in a fresh copy of the repository, with the Application's path as working directory, stdin
 // closed, and an environment of PATH, HOME and Argo CD's request variables only. Also checks argocd/ itself:
 // the plugin file, the install overlay (rendered with kubectl) and that every example Application renders.
-import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
+import { IMAGE_BUNDLE, KUBE_API_VERSIONS, PLUGIN_FILE, type ArgoParam as Param } from '../support/argocd-request.ts';
 import { obtainHelm } from '../support/helm.ts';
-import { assertSameWithFullReader, BUNDLE, fullReaderEnv, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
+import { generateIn, repository, type CmpApp } from './util-cmp.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
-const PLUGIN_FILE = join(ARGOCD, 'plugin.yaml');
-/** Where the image keeps the bundle (Dockerfile); replaced by dist/rollstamp.js here. */
-const IMAGE_BUNDLE = '/app/rollstamp.js';
 const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'hash-scheme', 'skip-crds', 'allow-empty'];
-const REVISION = '4f2d6c1e9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
-const KUBE_API_VERSIONS = 'v1,v1/Secret,v1/ConfigMap,apps/v1,apps/v1/Deployment,batch/v1,batch/v1/CronJob';
 const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Agent'];
 
 const withKubectl = testNeeding('kubectl');
@@ -31,101 +27,11 @@ test.after(removeTempDirs);
 // ---- running generate as argocd-cmp-server does -------------------------------------------------------
 
 type Files = Record<string, string>;
-interface Param {
-  name: string;
-  string?: string;
-  array?: string[];
-  map?: Record<string, string>;
-}
-interface App {
-  /** spec.source.path: the working directory, relative to the repository root. */
-  path: string;
-  /** Default `shop`. */
-  name?: string;
-  /** The destination namespace (ARGOCD_APP_NAMESPACE). Default `shop`. */
-  namespace?: string;
-  /** spec.source.plugin.env, without the ARGOCD_ENV_ prefix Argo CD adds. */
-  env?: Record<string, string>;
-  /** spec.source.plugin.parameters. */
-  params?: Param[];
-  /** KUBE_VERSION and KUBE_API_VERSIONS of the destination cluster. Default 1.32.4 and core kinds. */
-  kube?: { version: string; apiVersions: string };
-  /** The sidecar container's own environment (operator settings). */
-  sidecarEnv?: Record<string, string>;
-  /** Runs after the checkout is unpacked: (the sidecar's temp dir, the checkout). */
-  prepare?: (work: string, checkout: string) => void;
-}
+type App = CmpApp;
 
-/** The generate command from argocd/plugin.yaml: command, then args, with the image's bundle path swapped. */
-function generateArgv(): string[] {
-  const generate = (parse(readFileSync(PLUGIN_FILE, 'utf8')) as { spec: { generate: { command: string[]; args?: string[] } } }).spec.generate;
-  const argv = [...generate.command, ...(generate.args ?? [])];
-  assert.is(argv.filter((a) => a === IMAGE_BUNDLE).length, 1, `argocd/plugin.yaml generate must name ${IMAGE_BUNDLE} once: ${argv.join(' ')}`);
-  return argv.map((a) => (a === IMAGE_BUNDLE ? BUNDLE : a));
-}
-
-/** A repository: files written into a new directory (symlinks are added by `App.prepare`). */
-function repository(files: Files): string {
-  const dir = join(tempDir('argocd-repo'), 'repo');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
-
-/** Argo CD's PARAM_ name: upper case, every character outside [A-Z0-9_] as `_`. */
-const paramName = (s: string): string => s.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-
-/** What the repo-server sends with each request (reposerver newEnv + getPluginEnvs). */
-function requestEnv(app: App): Record<string, string> {
-  const env: Record<string, string> = {
-    ARGOCD_APP_NAME: app.name ?? 'shop',
-    ARGOCD_APP_NAMESPACE: app.namespace ?? 'shop',
-    ARGOCD_APP_PROJECT_NAME: 'default',
-    ARGOCD_APP_REVISION: REVISION,
-    ARGOCD_APP_REVISION_SHORT: REVISION.slice(0, 7),
-    ARGOCD_APP_REVISION_SHORT_8: REVISION.slice(0, 8),
-    ARGOCD_APP_SOURCE_PATH: app.path,
-    ARGOCD_APP_SOURCE_REPO_URL: 'https://github.com/example/rollstamp.git',
-    ARGOCD_APP_SOURCE_TARGET_REVISION: 'main',
-    KUBE_VERSION: app.kube?.version ?? '1.32.4',
-    KUBE_API_VERSIONS: app.kube?.apiVersions ?? KUBE_API_VERSIONS,
-  };
-  for (const [name, value] of Object.entries(app.env ?? {})) env[`ARGOCD_ENV_${name}`] = value;
-  if (app.params && app.params.length > 0) {
-    env.ARGOCD_APP_PARAMETERS = JSON.stringify(app.params);
-    for (const p of app.params) {
-      const base = `PARAM_${paramName(p.name)}`;
-      if (p.string !== undefined) env[base] = p.string;
-      p.array?.forEach((v, i) => (env[`${base}_${i}`] = v));
-      for (const [k, v] of Object.entries(p.map ?? {})) env[`${base}_${paramName(k)}`] = v;
-    }
-  }
-  return env;
-}
-
-/**
- * One generate request: the repository copied into `<tmp>/_cmp_server/<uuid>/` (as the sidecar untars it),
- * the command run there in the app path with stdin closed, and the copy deleted afterwards.
- */
+/** One generate request as argocd-cmp-server makes it, with helm on PATH (test/support/argocd-request.ts). */
 function generate(repo: string, app: App): Run {
-  const work = tempDir('cmp');
-  const checkout = join(work, '_cmp_server', randomUUID());
-  cpSync(repo, checkout, { recursive: true });
-  app.prepare?.(work, checkout);
-  const path = [helm.ok ? dirname(helm.path) : '', dirname(process.execPath), process.env.PATH ?? ''].filter((p) => p !== '').join(delimiter);
-  const env = { PATH: path, HOME: work, ...app.sidecarEnv, ...requestEnv(app) };
-  const [cmd, ...args] = generateArgv();
-  const once = (e: NodeJS.ProcessEnv): Run => {
-    const r = spawnSync(cmd!, args, { cwd: join(checkout, app.path), env: e, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 30_000 });
-    return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
-  };
-  const r = once(env);
-  // The same request with ROLLSTAMP_READER=full must print the same.
-  assertSameWithFullReader(r, once(fullReaderEnv(env)), `generate in ${app.path}`);
-  rmSync(checkout, { recursive: true, force: true });
-  return r;
+  return generateIn(repo, { ...app, binDirs: helm.ok ? [dirname(helm.path)] : [] });
 }
 
 // ---- assertions ---------------------------------------------------------------------------------------
@@ -391,7 +297,7 @@ withKubectl('kustomize app: an overlay over ../../base renders with kubectl kust
   // The same render through the CLI, with the destination namespace as the default namespace.
   const rendered = run('kubectl', ['kustomize', join(repo, 'apps/shop/overlays/prod')]);
   assert.is(rendered.code, 0, rendered.stderr);
-  const cli = run(process.execPath, [BUNDLE, 'stamp', '--default-namespace', 'shop', '-'], { input: rendered.stdout });
+  const cli = runBundle(['stamp', '--default-namespace', 'shop', '-'], { stdin: rendered.stdout });
   assert.is(cli.code, 0, cli.stderr);
   assert.is(stampOf(find(objectsOf(cli.stdout), 'Deployment', 'web')), stamp);
 });

@@ -9,13 +9,15 @@ import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
 import { removeTempDirs, requireBundle, run, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { KUBE_API_VERSIONS } from '../support/argocd-request.ts';
 import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from './util-cmp.ts';
 
 const helm = obtainHelm();
 const withHelm = testNeedingTool('helm', helm);
 const withKubectl = testNeeding('kubectl');
 const helmBin = helm.ok ? [dirname(helm.path)] : [];
-const API_VERSIONS = ['v1', 'apps/v1', 'apiextensions.k8s.io/v1'];
+/** The destination's KUBE_API_VERSIONS, as the request sends them. */
+const API_VERSIONS = KUBE_API_VERSIONS.split(',');
 
 test.before.each(requireBundle);
 test.after(removeTempDirs);
@@ -164,7 +166,7 @@ test('ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS reach kustomize as Argo CD passes kustom
   assert.is(r.code, 0, r.stderr);
   assert.equal(readFileSync(argsFile, 'utf8').trim().split('\n'), [
     'build', '.', '--enable-helm', '--load-restrictor=LoadRestrictionsRootOnly', '--helm-kube-version', '1.32.4',
-    '--helm-api-versions', 'v1', '--helm-api-versions', 'apps/v1', '--helm-api-versions', 'apiextensions.k8s.io/v1',
+    ...API_VERSIONS.flatMap((v) => ['--helm-api-versions', v]),
   ]);
   const plain = generateIn(repo, { path: 'apps/web', binDirs: [bin] });
   assert.is(plain.code, 0, plain.stderr);

@@ -1,5 +1,5 @@
-// What the README, docs/ci/README.md and `rollstamp diff --help` show of `rollstamp diff` (#16) is what it
-// prints: the README's console block runs as written (the built bundle as `rollstamp`), the other examples are
+// What docs/diff.md, docs/ci/README.md and `rollstamp diff --help` show of `rollstamp diff` (#16) is what it
+// prints: docs/diff.md's console block runs as written (the built bundle as `rollstamp`), the other examples are
 // rerun from the repository's examples.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,13 +10,12 @@ import { DIFF_HELP } from '../../plugin/commands/diff.ts';
 import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir } from './helpers.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const CI_README = readFileSync(join(ROOT, 'docs/ci/README.md'), 'utf8');
 const BASIC = readFileSync(join(ROOT, 'examples/basic/app.yaml'), 'utf8');
 const CONFIG = 'examples/basic/rollstamp.yaml';
 
-/** The README's section on diff. */
-const section = README.slice(README.indexOf('## See what a change rolls'), README.indexOf('\n## ', README.indexOf('## See what a change rolls') + 3));
+/** The page on diff. */
+const section = readFileSync(join(ROOT, 'docs/diff.md'), 'utf8');
 
 /** The basic example with its password rotated, as a file in a temp dir. */
 function rotated(): string {
@@ -26,9 +25,9 @@ function rotated(): string {
   return file;
 }
 
-test('README: the console block of the basic example runs as written and prints what it shows', () => {
+test('docs/diff.md: the console block of the basic example runs as written and prints what it shows', () => {
   requireBundle();
-  const block = /```console\n([\s\S]*?)```/.exec(section)![1]!;
+  const block = /```console[^\n]*\n([\s\S]*?)```/.exec(section)![1]!;
   const commands = block.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
   const last = commands[commands.length - 1]!;
   const shown = block.slice(block.indexOf(`$ ${last}\n`) + last.length + 3);
@@ -43,7 +42,7 @@ test('README: the console block of the basic example runs as written and prints 
   assert.match(shown, /Secret shop\/db-credentials .* changed: password/);
 });
 
-test('README: the kagent block is what rotating the OpenAI key prints', async () => {
+test('docs/diff.md: the kagent block is what rotating the OpenAI key prints', async () => {
   const dir = tempDir('diff-kagent');
   const files = readdirSync(join(ROOT, 'examples/kagent')).filter((f) => f.endsWith('.yaml'));
   for (const f of files) writeFileSync(join(dir, f), readFileSync(join(ROOT, 'examples/kagent', f), 'utf8').replace('sk-example-openai-key-1', 'sk-example-openai-key-2'));

@@ -55,13 +55,13 @@ test('rotations: the SandboxAgent rolls on its Secret and its ModelConfig, nothi
   assert.is(await rotate('sk-example-openai-key-1', 'sk-example-openai-key-2'), base, 'a ModelConfig it does not use');
 });
 
-test("the README's kagent 'Try it' shows the example's real output", () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test("docs/kagent.md's 'Try it' shows the example's real output", () => {
+  const readme = readFileSync(join(ROOT, 'docs/kagent.md'), 'utf8');
   assert.ok(readme.includes(`        - name: ROLLSTAMP_HASH\n          value: "${SANDBOX_STAMP}"\n`), 'the SandboxAgent stamp');
   const run = spawnSync(process.execPath, ['examples/run-example.mjs', 'kagent'], { cwd: ROOT, encoding: 'utf8' });
   assert.is(run.status, 0, run.stderr);
   const rotation = /Rotating the Anthropic[^\n]*\n(?: {2}.*\n)+/.exec(run.stdout)![0];
-  assert.ok(readme.includes(rotation), `README shows:\n${rotation}`);
+  assert.ok(readme.includes(rotation), `docs/kagent.md shows:\n${rotation}`);
 });
 
 test.run();

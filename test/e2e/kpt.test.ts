@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isMap, isSeq, parseAllDocuments, parseDocument, type YAMLMap } from 'yaml';
+import { runBundle } from '../support/run-cli.ts';
 import {
   BUNDLE,
   commentsOf,
@@ -69,7 +70,7 @@ function assertOk(r: Run, what: string): void {
 
 /** The stamps the CLI computes for the pristine package (the KRM function must agree with it). */
 function cliStamps(args: string[] = []): string[] {
-  const r = run(process.execPath, [BUNDLE, 'stamp', ...args, EXAMPLE_KPT]);
+  const r = runBundle(['stamp', ...args, EXAMPLE_KPT]);
   assertOk(r, 'rollstamp stamp examples/kpt');
   return stampsIn(r.stdout);
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { assertSameWithFullReader, BUNDLE, fullReaderEnv, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeeding, type Run } from './helpers.ts';
+import { bothReadersBundle } from '../support/both-readers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, pipe, removeTempDirs, requireBundle, stampsIn, tempDir, testNeeding, type Run } from './helpers.ts';
 
 const it = testNeeding('kubectl');
 
@@ -78,9 +79,7 @@ async function kustomizeThenStamp(dir: string): Promise<Run> {
 
 /** `node dist/rollstamp.js ARGS` over `input`, and again with ROLLSTAMP_READER=full: both must print the same. */
 function stampBoth(args: string[], input: string): Run {
-  const r = run(process.execPath, [BUNDLE, ...args], { input });
-  assertSameWithFullReader(r, run(process.execPath, [BUNDLE, ...args], { input, env: fullReaderEnv() }), `rollstamp ${args.join(' ')}`);
-  return r;
+  return bothReadersBundle(args, { stdin: input }, `rollstamp ${args.join(' ')}`);
 }
 
 it('kubectl kustomize | rollstamp stamp -: the Deployment is stamped, references to generated names resolve', async () => {

@@ -1,6 +1,7 @@
 // The npm package as a user gets it: `npm pack` (whose prepack builds the bundle), then a global install of
 // the tarball into a temporary prefix with an empty npm cache and --offline, so any dependency it asked for
 // would fail to resolve. The installed `rollstamp` must then run: --version and a stamp of examples/basic.
+// Runs alone: npm pack's prepack rebuilds dist/, which every other shard runs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';

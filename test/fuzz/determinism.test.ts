@@ -1,7 +1,7 @@
 // Issue #7 item 10, valid inputs: determinism under fuzz (cases in valid-cases.ts; seed, count, threads and
-// replay in support.ts). Run alone: node --import tsx node_modules/uvu/bin.js test/fuzz '\.test\.ts$'
+// replay in support.ts). Prints one summary line at the end, as hostile.test.ts does. Run alone: node --import tsx node_modules/uvu/bin.js test/fuzz '\.test\.ts$'
 import { test } from 'uvu';
-import { runFuzz } from './support.ts';
+import { runFuzz, summary } from './support.ts';
 
 const CASES = new URL('./valid-cases.ts', import.meta.url);
 
@@ -15,6 +15,10 @@ test('fuzz: stamp of files is independent of file order (and reads a directory t
 
 test('fuzz: fn is independent of item, key and list order, and idempotent', async () => {
   await runFuzz(CASES, ['resource-list']);
+});
+
+test.after(() => {
+  process.stdout.write(`\n${summary()}\n`);
 });
 
 test.run();

@@ -2,7 +2,8 @@
 // the contract every run must keep whatever its input. Not a test file.
 //
 // - ROLLSTAMP_FUZZ_SEED=<n> (decimal or 0x hex) replaces the fixed seed; ROLLSTAMP_FUZZ_SEED=random picks one
-//   and prints it. ROLLSTAMP_FUZZ_CASES=<n> changes the number of cases (default 10,000, over all fuzz files);
+//   and prints it. ROLLSTAMP_FUZZ_CASES=<n> changes the number of cases (default 2,000, or 10,000 when CI is
+//   set, over all fuzz files: #25); the seed and the count are printed when a fuzz file loads;
 //   ROLLSTAMP_FUZZ_CASE=<i> replays one case. A case depends only on (seed, index): its kind, its input, its
 //   command line — not on the case count.
 // - ROLLSTAMP_FUZZ_KEEP_GOING=1 runs every case and reports all failures (triage).
@@ -25,7 +26,9 @@ import { bothReaders, type RunOpts } from '../support/both-readers.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
 
 export const DEFAULT_SEED = 0x5eed0710;
-export const DEFAULT_CASES = 10_000;
+/** Cases over all fuzz files: a developer's `npm test` runs 2,000, CI 10,000 (#25). */
+export const DEFAULT_CASES = 2_000;
+export const CI_CASES = 10_000;
 
 export interface FuzzSettings {
   seed: number;
@@ -59,7 +62,7 @@ export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings
   const out: FuzzSettings = {
     seed,
     random,
-    cases: env.ROLLSTAMP_FUZZ_CASES ? parseCount('ROLLSTAMP_FUZZ_CASES', env.ROLLSTAMP_FUZZ_CASES, 1) : DEFAULT_CASES,
+    cases: env.ROLLSTAMP_FUZZ_CASES ? parseCount('ROLLSTAMP_FUZZ_CASES', env.ROLLSTAMP_FUZZ_CASES, 1) : env.CI ? CI_CASES : DEFAULT_CASES,
     keepGoing: env.ROLLSTAMP_FUZZ_KEEP_GOING === '1',
   };
   if (env.ROLLSTAMP_FUZZ_CASE) out.only = parseCount('ROLLSTAMP_FUZZ_CASE', env.ROLLSTAMP_FUZZ_CASE, 0);
@@ -67,9 +70,14 @@ export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings
 }
 
 export const SETTINGS: FuzzSettings = fuzzSettings();
-if (SETTINGS.random) {
-  // Printed before any case runs, so even a crash of the whole process shows how to replay it.
-  process.stdout.write(`fuzz: ROLLSTAMP_FUZZ_SEED=random picked seed ${SETTINGS.seed} (replay: ROLLSTAMP_FUZZ_SEED=${SETTINGS.seed})\n`);
+// Printed before any case runs, so even a crash of the whole process shows how to replay it.
+process.stdout.write(`${settingsLine(SETTINGS, process.env)}\n`);
+
+/** `fuzz: seed …, N cases …`: what this run draws, and where the count came from. */
+export function settingsLine(s: FuzzSettings, env: NodeJS.ProcessEnv): string {
+  const seed = s.random ? `seed ${s.seed} (picked at random; replay: ROLLSTAMP_FUZZ_SEED=${s.seed})` : `seed ${s.seed}`;
+  const from = env.ROLLSTAMP_FUZZ_CASES ? 'ROLLSTAMP_FUZZ_CASES' : env.CI ? 'CI is set' : 'the default; 10,000 when CI is set';
+  return `fuzz: ${seed}, ${s.cases} cases over all fuzz files (${from})${s.only !== undefined ? `, replaying case ${s.only} only` : ''}`;
 }
 
 /** What a fuzz case is about; drawn from the case's own generator, so every fuzz file agrees on it. */

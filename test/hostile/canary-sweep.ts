@@ -5,14 +5,16 @@
 // results, anything written to the real process streams meanwhile — holds a canary marker, its base64 (padded,
 // unpadded, URL-safe) or its hex, except where rollstamp prints back what it was given: there a form may occur at
 // most as often as in that text (the input for `stamp` and `fn`, the renderer's output for `generate`).
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
+import { generateEnv, runGenerate, type ArgoParam } from '../support/argocd-request.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
-import { BUNDLE, tempDir } from './support.ts';
+import { tempDir } from './support.ts';
+
+export type { ArgoParam };
 
 /** Every form of a marker that counts as a leak. */
 export function leakForms(marker: string): string[] {
@@ -73,12 +75,6 @@ export async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; stra
 
 // ---- generate, as Argo CD's argocd-cmp-server runs it -------------------------------------------------------
 
-export interface ArgoParam {
-  name: string;
-  string?: string;
-  array?: string[];
-}
-
 /** One Application and the sidecar it runs in. */
 export interface ArgoApp {
   /** spec.source.path, relative to the repository root (default `apps/app`). */
@@ -97,34 +93,9 @@ export interface ArgoApp {
 
 const appPath = (app: ArgoApp): string => app.path ?? 'apps/app';
 
-/** The environment of one generate request: PATH and HOME, the sidecar's settings, then what the repo-server sends. */
+/** The environment of one generate request (test/support/argocd-request.ts), with this sweep's defaults. */
 export function argoEnv(app: ArgoApp, home: string): Record<string, string> {
-  const revision = '0123456789abcdef0123456789abcdef01234567';
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    ...app.sidecarEnv,
-    ARGOCD_APP_NAME: app.name ?? 'app',
-    ARGOCD_APP_NAMESPACE: app.namespace ?? 'default',
-    ARGOCD_APP_PROJECT_NAME: 'default',
-    ARGOCD_APP_REVISION: revision,
-    ARGOCD_APP_REVISION_SHORT: revision.slice(0, 7),
-    ARGOCD_APP_SOURCE_PATH: appPath(app),
-    ARGOCD_APP_SOURCE_REPO_URL: 'https://git.example.com/canary.git',
-    ARGOCD_APP_SOURCE_TARGET_REVISION: 'main',
-    KUBE_VERSION: '1.32.4',
-    KUBE_API_VERSIONS: 'v1,apps/v1,batch/v1',
-  };
-  for (const [k, v] of Object.entries(app.env ?? {})) env[`ARGOCD_ENV_${k}`] = v;
-  if (app.params?.length) {
-    env.ARGOCD_APP_PARAMETERS = JSON.stringify(app.params);
-    for (const p of app.params) {
-      const base = `PARAM_${p.name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`;
-      if (p.string !== undefined) env[base] = p.string;
-      p.array?.forEach((v, i) => (env[`${base}_${i}`] = v));
-    }
-  }
-  return env;
+  return generateEnv({ ...app, path: appPath(app), name: app.name ?? 'app', namespace: app.namespace ?? 'default' }, home);
 }
 
 /** A checkout as the sidecar unpacks one (`<tmp>/_cmp_server/<uuid>/`), with `files` under the app path. */
@@ -153,15 +124,7 @@ export async function generateInProcess(appDir: string, work: string, app: ArgoA
 
 /** `node dist/rollstamp.js generate` as the plugin's generate command runs: stdin closed, in the app directory. */
 export function generateProcess(appDir: string, work: string, app: ArgoApp = {}): CliRun {
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
-    cwd: appDir,
-    env: argoEnv(app, work),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    timeout: 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `spawn failed: ${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+  return runGenerate(appDir, argoEnv(app, work));
 }
 
 export interface SweepExpectation {

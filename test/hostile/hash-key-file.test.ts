@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, requireBundle, tempDir } from './support.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { cleanup, requireBundle, tempDir } from './support.ts';
 
 const INPUT = `apiVersion: apps/v1
 kind: Deployment
@@ -22,15 +23,9 @@ test.after(cleanup);
 
 /** `rollstamp stamp --hash-key-file FILE -`, killed after 20 s so a blocking read fails instead of hanging. */
 function stampWithKey(file: string, viaEnv = false): { code: number | null; stdout: string; stderr: string; killed: boolean } {
-  const args = viaEnv ? [BUNDLE, 'stamp', '-'] : [BUNDLE, 'stamp', '--hash-key-file', file, '-'];
-  const r = spawnSync(process.execPath, args, {
-    input: INPUT,
-    env: { PATH: process.env.PATH ?? '', ...(viaEnv ? { ROLLSTAMP_HASH_KEY_FILE: file } : {}) },
-    encoding: 'utf8',
-    timeout: 20_000,
-    killSignal: 'SIGKILL',
-  });
-  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', killed: r.signal === 'SIGKILL' };
+  const argv = viaEnv ? ['stamp', '-'] : ['stamp', '--hash-key-file', file, '-'];
+  const r = runBundle(argv, { stdin: INPUT, env: viaEnv ? { ROLLSTAMP_HASH_KEY_FILE: file } : {}, timeoutMs: 20_000, killSignal: 'SIGKILL' });
+  return { code: r.signal === null ? r.code : null, stdout: r.stdout, stderr: r.stderr, killed: r.signal === 'SIGKILL' };
 }
 
 function assertRefused(r: ReturnType<typeof stampWithKey>, message: RegExp, what: string): void {

@@ -1,12 +1,12 @@
 // SECURITY.md "Bounded work" (#21): running out of heap is one line on stderr and exit 1, never V8's fatal
 // error with a native stack trace, whichever way the operator limits the heap (node's flag, NODE_OPTIONS)
 // and for `stamp` as for `generate`. main.ts runs the work in a worker whose heap is the process's.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, requireBundle, stream, tempDir } from './support.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { cleanup, requireBundle, stream, tempDir } from './support.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
@@ -26,8 +26,8 @@ const HEAP_MB = 48;
 const ONE_LINE = new RegExp(`^rollstamp: error: out of memory: the run needed more than the JavaScript heap limit of ${HEAP_MB} MiB \\(raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES\\); nothing was written\\n$`);
 
 function run(nodeArgs: string[], argv: string[], cwd: string, env: Record<string, string> = {}): { code: number | null; signal: string | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...nodeArgs, BUNDLE, ...argv], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  const r = runBundle(argv, { nodeArgs, cwd, env, timeoutMs: 120_000 });
+  return { code: r.signal === null ? r.code : null, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 function assertOneLine(r: ReturnType<typeof run>, what: string): void {

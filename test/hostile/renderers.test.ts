@@ -2,12 +2,13 @@
 // with stand-in renderers first on PATH (no cluster, no real kustomize/helm needed): SIGTERM and the render
 // timeout kill the renderer's whole process group; hostile setting values are data (never shell code, never
 // extra renderer flags) or are refused.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Socket } from 'node:net';
+import { runBundle } from '../support/run-cli.ts';
 import { BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from './support.ts';
 
 test.before(requireBundle);
@@ -145,16 +146,11 @@ test('ROLLSTAMP_RENDER_TIMEOUT_SECONDS=1: fails just after 1 s naming the timeou
   const { bin, app, pids } = sleepingKustomize();
   const allowance = pastDeadlineAllowanceMs();
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
-    cwd: app,
-    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '1' },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
+  const r = runBundle(['generate'], { cwd: app, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '1' }, timeoutMs: 20_000 });
   const ms = Date.now() - t0;
   const rendererPids = existsSync(pids) ? readPids(pids) : [];
   try {
-    assert.ok(r.status !== null && r.status !== 0, `non-zero exit (status ${r.status}, signal ${r.signal})`);
+    assert.ok(r.signal === null && r.code !== 0, `non-zero exit (status ${r.code}, signal ${r.signal})`);
     assert.ok(ms < 1000 + allowance, `failed within 1 s + ${allowance.toFixed(0)} ms (took ${ms} ms)`);
     assert.is(r.stdout, '');
     assert.ok(/timed out/.test(r.stderr), `names the timeout: ${r.stderr}`);
@@ -249,14 +245,13 @@ function stage(kind: 'helm' | 'kustomize'): Stage {
 }
 
 function generate(s: Stage, env: Record<string, string>): { code: number; stdout: string; stderr: string; argv: string[] | undefined; env: string } {
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
+  const r = runBundle(['generate'], {
     cwd: s.app,
     env: { PATH: `${s.bin}:${process.env.PATH ?? ''}`, ARGOCD_APP_NAME: 'app', ARGOCD_APP_NAMESPACE: 'ns', ROLLSTAMP_HASH_KEY: 'operator-key-0123456789', ...env },
-    encoding: 'utf8',
-    timeout: 20_000,
+    timeoutMs: 20_000,
   });
   const argv = existsSync(s.argvFile) ? readFileSync(s.argvFile, 'utf8').split('\0').slice(0, -1) : undefined;
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, argv, env: existsSync(s.envFile) ? readFileSync(s.envFile, 'utf8') : '' };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, argv, env: existsSync(s.envFile) ? readFileSync(s.envFile, 'utf8') : '' };
 }
 
 const NEWLINE = (marker: string): string => `a\ntouch ${marker}`;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
-import { BUNDLE, ROOT } from '../support/run-cli.ts';
+import { BUNDLE, ROOT, runBundle } from '../support/run-cli.ts';
 
 export { BUNDLE, ROOT };
 
@@ -58,17 +58,10 @@ export function runMeasured(argv: string[], opts: { stdin?: string | Uint8Array;
   const preload = preloadFile();
   const rssFile = join(tempDir('rssout'), 'rss.txt');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--require', preload, BUNDLE, ...argv], {
-    input: opts.stdin ?? '',
-    cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', ...opts.env, HOSTILE_RSS_FILE: rssFile },
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    timeout: 120_000,
-  });
+  const r = runBundle(argv, { ...opts, nodeArgs: ['--require', preload], env: { ...opts.env, HOSTILE_RSS_FILE: rssFile } });
   const ms = performance.now() - t0;
   const [rss, cpu] = existsSync(rssFile) ? readFileSync(rssFile, 'utf8').split(' ').map(Number) : [];
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms, cpuMs: cpu ?? Number.NaN, maxRssKiB: rss ?? Number.NaN };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, ms, cpuMs: cpu ?? Number.NaN, maxRssKiB: rss ?? Number.NaN };
 }
 
 /** Peak RSS allowed for a YAML bomb (which must fail early) … */

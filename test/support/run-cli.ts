@@ -42,17 +42,48 @@ export async function runInProcess(
   }
 }
 
-/** The built bundle under plain node. */
-export function runBundle(
-  argv: string[],
-  opts: { stdin?: string | Uint8Array; cwd?: string; env?: Record<string, string> } = {},
-): CliRun {
-  const r = spawnSync(process.execPath, [BUNDLE, ...argv], {
-    input: opts.stdin ?? '',
+/** How `runProcess` and `runBundle` start a process. */
+export interface ProcessOpts {
+  /** Bytes on stdin; `closed` starts the process with stdin closed (as argocd-cmp-server does). Default: empty. */
+  stdin?: string | Uint8Array | 'closed';
+  /** Default: the repository root. */
+  cwd?: string;
+  /** The whole environment when `inheritEnv` is unset: PATH plus these. Default: PATH only. */
+  env?: NodeJS.ProcessEnv;
+  /** Start from this process's environment instead of PATH only. Default: false. */
+  inheritEnv?: boolean;
+  /** Killed after this long (the run then has `signal` set). Default: 120 s. */
+  timeoutMs?: number;
+  /** Default: SIGTERM. */
+  killSignal?: NodeJS.Signals;
+}
+
+/** A finished process: a spawn failure is code -1 with the reason first on stderr. */
+export interface ProcessRun extends CliRun {
+  /** The signal that ended it (a timeout's kill signal), else null. */
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * `cmd args` run to completion with stdout and stderr collected as text; never throws for a non-zero exit.
+ * - The one place the tests spawn rollstamp and collect its output; `runBundle` is this with the bundle.
+ */
+export function runProcess(cmd: string, args: readonly string[], opts: ProcessOpts = {}): ProcessRun {
+  const base: NodeJS.ProcessEnv = opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
+  const r = spawnSync(cmd, [...args], {
+    ...(opts.stdin === 'closed' ? { stdio: ['ignore', 'pipe', 'pipe'] as const } : { input: opts.stdin ?? '' }),
     cwd: opts.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', ...opts.env },
+    env: { ...base, ...opts.env },
     encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 120_000,
+    killSignal: opts.killSignal ?? 'SIGTERM',
     maxBuffer: 256 * 1024 * 1024,
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  const spawnError = r.error && r.signal === null ? `spawn ${cmd} failed: ${r.error.message}\n` : '';
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${spawnError}${r.stderr ?? ''}`, signal: r.signal };
+}
+
+/** The built bundle under plain node (`nodeArgs` before it, e.g. a `--require` preload). */
+export function runBundle(argv: readonly string[], opts: ProcessOpts & { nodeArgs?: readonly string[] } = {}): ProcessRun {
+  return runProcess(process.execPath, [...(opts.nodeArgs ?? []), BUNDLE, ...argv], opts);
 }

@@ -3,7 +3,6 @@
 // (schema-validator.ts). Both must give the same verdicts and the same errors — so the same INVALID_CONFIG
 // results — on every config fixture and example and on a set of bad settings; the CLI must print the same
 // INVALID_CONFIG lines either way.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import type { ValidateFunction } from 'ajv';
 import { locateSettings, readConfig } from '../../function/config/config.ts';
 import { AJV_OPTIONS, compileSchema } from '../../function/config/schema-validator.ts';
 import { AJV_OPTIONS as STANDALONE_OPTIONS, standaloneSchemaValidator } from '../../build/schema-validator.mjs';
-import { BUNDLE, ROOT, runInProcess } from '../support/run-cli.ts';
+import { ROOT, runBundle, runInProcess } from '../support/run-cli.ts';
 
 const CONFIG_DIR = join(ROOT, 'function/config');
 
@@ -121,9 +120,9 @@ test('the built bundle prints the same INVALID_CONFIG lines as the in-source CLI
       const config = join(dir, `config-${i}.json`);
       writeFileSync(config, JSON.stringify(spec(settings)));
       const inSource = await runInProcess(['stamp', '-c', config, manifest]);
-      const bundled = spawnSync(process.execPath, [BUNDLE, 'stamp', '-c', config, manifest], { encoding: 'utf8' });
+      const bundled = runBundle(['stamp', '-c', config, manifest]);
       assert.match(inSource.stderr, /^rollstamp: error: \S+config-\d+\.json: spec\.\w+: /, `config ${i}: refused`);
-      assert.is(bundled.status, inSource.code, `config ${i}: exit code`);
+      assert.is(bundled.code, inSource.code, `config ${i}: exit code`);
       assert.is(bundled.stderr, inSource.stderr, `config ${i}: stderr`);
       assert.is(bundled.stdout, inSource.stdout, `config ${i}: stdout`);
     }

@@ -12,14 +12,14 @@ const stampOf = (stdout: string): string | undefined => /rollstamp\.dev\/hash: "
 const byHand = (env: Record<string, string> = {}): string =>
   execFileSync('bash', [join(EXAMPLE, 'recompute.sh')], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' }).trim();
 
-test('the README worked example: rollstamp and printf+openssl agree (SHA-256)', async () => {
+test('the worked example of docs/hash-scheme.md: rollstamp and printf+openssl agree (SHA-256)', async () => {
   const run = await runInProcess(['stamp', 'input.yaml'], { cwd: EXAMPLE });
   assert.is(run.code, 0, run.stderr);
   assert.is(stampOf(run.stdout), byHand());
   assert.is(byHand(), 'sha256:a74ed2921f8a1c35c39fc439de5fdfb9cb375ff0a2992cf20ccce9210e4f1ae8');
 });
 
-test('the README worked example: rollstamp and openssl agree under an HMAC key', async () => {
+test('the worked example of docs/hash-scheme.md: rollstamp and openssl agree under an HMAC key', async () => {
   const env = { ROLLSTAMP_HASH_KEY: 'example-key' };
   const run = await runInProcess(['stamp', 'input.yaml'], { cwd: EXAMPLE, env });
   assert.is(run.code, 0, run.stderr);

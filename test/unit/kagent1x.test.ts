@@ -1,7 +1,7 @@
 // kagent 1.x (#20): objects pass through every command byte for byte with one result per run; `diff` lists
 // the Agents a change recompiles or applies live (text, markdown, json), precise as kagent's BuildProvenance;
 // `explain` shows their inputs; bad input follows onMissing or fails naming the field. Inputs are the
-// examples/kagent/1.x manifests, edited per case.
+// examples/kagent-1x manifests, edited per case.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT, runInProcess, type CliRun } from '../support/run-cli.ts';
 
-const EXAMPLE = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => readFileSync(join(ROOT, 'examples/kagent/1.x', f), 'utf8')).join('---\n');
+const EXAMPLE = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => readFileSync(join(ROOT, 'examples/kagent-1x', f), 'utf8')).join('---\n');
 const validate = new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas/stamp-diff.schema.json'), 'utf8')) as object);
 const dir = mkdtempSync(join(tmpdir(), 'rollstamp-kagent1x-'));
 let n = 0;

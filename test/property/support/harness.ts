@@ -23,11 +23,13 @@ export interface Case {
 /**
  * Runs `body` for CASES cases, each with its own generator derived from `seed` and the case number.
  * - PROPERTY_SEED replaces the seed, PROPERTY_CASE runs one case only.
+ * - Prints `property NAME: seed 0x…, N cases` first, so every run shows what it drew.
  * - A failure is rethrown with the seed and case in its message; kept texts go to a temp directory.
  */
 export async function forAll(name: string, seed: number, body: (c: Case) => Promise<void>, cases = CASES): Promise<void> {
   const base = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : seed;
   const only = process.env.PROPERTY_CASE ? Number(process.env.PROPERTY_CASE) : undefined;
+  process.stdout.write(`property ${name}: seed 0x${base.toString(16)}, ${only !== undefined ? `case ${only} of ` : ''}${cases} cases\n`);
   for (let i = 0; i < cases; i++) {
     if (only !== undefined && i !== only) continue;
     const kept = new Map<string, string>();

@@ -1,0 +1,112 @@
+// test/run.mjs, the runner `npm test` ends with (#25): shards in parallel processes, the files that must run
+// alone after them, one summary line totalled over every shard, and a failing, crashing or empty run that fails;
+// and the rules that keep the shards independent (what runs alone, one CLI runner, one Argo CD request builder).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from '../support/run-cli.ts';
+
+const PASSING = "import { test } from 'uvu';\ntest('one', () => {});\ntest('two', () => {});\ntest.skip('later', () => {});\ntest.run();\n";
+const FAILING = "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('fine', () => {});\ntest('broken', () => assert.ok(false));\ntest.run();\n";
+const CRASHING = "throw new Error('crash while loading');\n";
+const ALONE = "// Runs alone: a check of the runner\nimport { test } from 'uvu';\ntest('alone', () => {});\ntest.run();\n";
+const EMPTY = "import { test } from 'uvu';\ntest.run();\n";
+
+/** The runner over a hidden directory of test files below test/ (hidden, so a real run never picks it up). */
+function runner(files: Record<string, string>, args: string[] = []): { code: number; stdout: string } {
+  const dir = join(ROOT, 'test', `.runner-check-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const r = spawnSync(process.execPath, ['test/run.mjs', ...args, relative(ROOT, dir)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROLLSTAMP_TEST_JOBS: '2' }, timeout: 120_000 });
+    return { code: r.status ?? -1, stdout: r.stdout };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lastLine = (out: string): string => out.trimEnd().split('\n').pop()!;
+
+test('the summary line is the total over all shards, and the run passes when every shard does', () => {
+  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  assert.is(r.code, 0, r.stdout);
+  assert.is(lastLine(r.stdout), 'tests: 5 passed, 0 failed, 2 skipped');
+  assert.match(r.stdout, /shard durations, slowest first:\n(\s+\d+\.\d s {2}test\/\.runner-check-\d+\/[abc]\.test\.ts {2}.*\n){3}/);
+});
+
+test('a file marked "Runs alone" runs after every parallel shard has finished', () => {
+  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  const order = [...r.stdout.matchAll(/^── test\/\.runner-check-\d+\/(\w)\.test\.ts: ok/gm)].map((m) => m[1]);
+  assert.is(order.length, 3, r.stdout);
+  assert.is(order[2], 'c', `alone last: ${order.join(', ')}`);
+  assert.match(r.stdout, /2 in parallel \(2 at a time\), 1 alone/);
+});
+
+test('one failing test fails the run and counts once in the total', () => {
+  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': FAILING });
+  assert.is(r.code, 1);
+  assert.is(lastLine(r.stdout), 'tests: 3 passed, 1 failed, 1 skipped');
+  assert.match(r.stdout, /failed shards: test\/\.runner-check-\d+\/b\.test\.ts/);
+});
+
+test('a file that crashes before any test runs fails the run', () => {
+  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': CRASHING });
+  assert.is(r.code, 1);
+  assert.is(lastLine(r.stdout), 'tests: 2 passed, 1 failed, 1 skipped');
+  assert.match(r.stdout, /crash while loading/, 'its output is shown');
+});
+
+test('a run in which no test ran fails', () => {
+  const r = runner({ 'a.test.ts': EMPTY });
+  assert.is(r.code, 1);
+  assert.is(lastLine(r.stdout), 'no test ran');
+});
+
+test('an unknown option or a path that is not a test is a usage error (exit 2)', () => {
+  for (const args of [['--frobnicate'], ['--jobs', '0'], ['package.json']]) {
+    const r = spawnSync(process.execPath, ['test/run.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+    assert.is(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^test\/run\.mjs: .*\nusage: /);
+  }
+});
+
+/** Every test file and test helper under test/ (relative path → text). */
+function testSources(): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d)) {
+      const full = join(d, e);
+      if (e.startsWith('.')) continue;
+      if (statSync(full).isDirectory()) walk(full);
+      else if (e.endsWith('.ts')) out.set(relative(ROOT, full), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(join(ROOT, 'test'));
+  return out;
+}
+
+test('a test file that packs or rebuilds dist/ is marked to run alone', () => {
+  const rebuilds = /\['pack'|'pack', |npm run build|build\.mjs|\['run', 'build'/;
+  const marked = [...testSources()].filter(([f, text]) => f.endsWith('.test.ts') && f !== 'test/unit/test-runner.test.ts' && rebuilds.test(text.replace(/^\s*(\/\/|\*).*$/gm, '')));
+  assert.ok(marked.some(([f]) => f === 'test/e2e/package.test.ts'), 'package.test.ts packs the bundle');
+  for (const [f, text] of marked) assert.match(text.slice(0, 2000), /^\/\/ Runs alone: \S/m, `${f} rebuilds dist/ but runs beside other shards`);
+});
+
+test('the bundle is run to completion through test/support/run-cli.ts only', () => {
+  const copies = /spawnSync\(process\.execPath, \[(\.\.\.[^\]]*, )?BUNDLE|\brun\(process\.execPath, \[BUNDLE/;
+  for (const [f, text] of testSources()) {
+    if (f === 'test/support/run-cli.ts') continue;
+    assert.not.match(text, copies, `${f} spawns dist/rollstamp.js itself: use runBundle from test/support/run-cli.ts`);
+  }
+});
+
+test("Argo CD's request environment is built by test/support/argocd-request.ts only", () => {
+  for (const [f, text] of testSources()) {
+    if (f === 'test/support/argocd-request.ts' || f === 'test/unit/test-runner.test.ts') continue;
+    assert.not.match(text, /ARGOCD_APP_REVISION_SHORT|ARGOCD_APP_SOURCE_REPO_URL/, `${f} builds Argo CD's request by hand: use requestEnv or generateEnv`);
+  }
+});
+
+test.run();
