@@ -3,6 +3,8 @@
 // behind a wrapper; for the Helm guide, the npm package installed from the tarball `npm pack` makes into a
 // temporary prefix). Each line must exit 0 (one that expects 3 says `|| [ $? = 3 ]`, so
 // test/e2e/docs-commands.test.ts can run the same blocks whole); some lines' output is checked too.
+// Runs alone: the Helm guide packs the package (npm pack --ignore-scripts, so dist/ is packed as built, not
+// rebuilt), and the pack reads dist/ while other shards may be rebuilding it.
 // The argocd-diff-preview guide's workflow step (its ```yaml block) runs over the trees its lines made.
 import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -49,7 +51,7 @@ function setup(page: string): { cwd: string; env: NodeJS.ProcessEnv } {
   const helmDir = helm.ok ? [dirname(helm.path)] : [];
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache') };
   if (page === 'helm.md') {
-    const packed = run('npm', ['pack', '--silent', '--pack-destination', cwd], { cwd: ROOT, timeoutMs: 120_000 });
+    const packed = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', cwd], { cwd: ROOT, timeoutMs: 120_000 });
     assert.is(packed.code, 0, packed.stderr);
     assert.is(packed.stdout.trim(), 'rollstamp-0.1.0.tgz');
     const prefix = join(home, 'npm-global');
