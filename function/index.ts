@@ -3,6 +3,8 @@
 // resolves, hashes and stamps from the plan alone. Synchronous and pure: no files, no env, no clock.
 import { ENV_STAMP_NAME } from './model/constants.ts';
 import { makeHasher } from './hash/scheme.ts';
+import { DEFAULT_MAX_KEY_WORK, KeyBudgetSpent, SharedDigests } from './hash/shared-digests.ts';
+import type { Deadline } from './model/deadline.ts';
 import { hashTarget, type HashContext } from './hash/targets.ts';
 import { Planner } from './plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from './model/results.ts';
@@ -13,7 +15,7 @@ import { fillEdit, type TextEdit } from './model/target.ts';
 import type { Config, LiveMode } from './model/config.ts';
 import type { FetchedSources } from './model/dependencies.ts';
 import type { Inventory, Item } from './model/object.ts';
-import type { LiveNeed, Plan } from './model/plan.ts';
+import type { LiveNeed, Plan, PlannedTarget } from './model/plan.ts';
 import type { SourceReport, TargetReport } from './model/reports.ts';
 import type { Kagent1xReport } from './model/kagent1x.ts';
 
@@ -22,8 +24,15 @@ export interface ApplyOptions {
   hashKey?: Uint8Array;
   /** Sources read from the cluster for the ids the plan's `needs` listed. */
   fetched?: FetchedSources;
-  /** Report a digest per selected key too (see SourceReport.keys). Default: false. */
+  /**
+   * Report every selected key of each source (SourceReport.keys), as explain and diff print them; without it a
+   * report lists only the keys the target names. Rows count against Config.maxKeyWork. Default: false.
+   */
+  keyDetail?: boolean;
+  /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
   keyDigests?: boolean;
+  /** Checked inside long loops; its throw ends the run. Default: none. */
+  deadline?: Deadline;
   /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
 }
@@ -49,8 +58,8 @@ export interface StampOutcome {
  * - `needs`: the Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead);
  *   read them only when `results` has no error.
  */
-export function plan(items: readonly Item[], config: Config): Plan {
-  const planner = startPlan(config);
+export function plan(items: readonly Item[], config: Config, deadline?: Deadline): Plan {
+  const planner = startPlan(config, deadline);
   planner.add(items);
   return planner.finish();
 }
@@ -60,8 +69,8 @@ export function plan(items: readonly Item[], config: Config): Plan {
  * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
  * object's.
  */
-export function startPlan(config: Config): Planner {
-  return new Planner(config, planStampEdit);
+export function startPlan(config: Config, deadline?: Deadline): Planner {
+  return new Planner(config, planStampEdit, deadline);
 }
 
 /**
@@ -74,19 +83,22 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     return { results: [errorResult('INVALID_CONFIG', 'hashScheme kagent reproduces kagent\'s unkeyed hash and cannot be used with a hash key')], targets: [], changed: new Map() };
   }
   const results: Result[] = [...planned.results];
+  const hasher = makeHasher(options.hashKey);
   const ctx: HashContext = {
     inventory: planned.index,
     results,
     cache: new Map(),
-    hasher: makeHasher(options.hashKey),
+    hasher,
+    shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true),
     config,
     modelConfigPlans: planned.modelConfigs,
     modelConfigs: new Map(),
     agents: new Map(),
     ...(options.fetched ? { fetched: options.fetched } : {}),
-    ...(options.keyDigests ? { keyDigests: true } : {}),
+    ...(options.deadline ? { deadline: options.deadline } : {}),
   };
-  const reports = planned.targets.map((t) => hashTarget(t, ctx));
+  const reports = hashTargets(planned.targets, ctx);
+  if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
   const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
   const changed = new Map<number, TextEdit | undefined>();
   if (!hasErrors(results)) {
@@ -103,7 +115,22 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
 }
 
-export type { Config, Inventory, LiveMode, LiveNeed, FetchedSources, Plan, Planner };
+/** Every target's report, or undefined when the key budget ran out (one TOO_MUCH_KEY_WORK error is added). */
+function hashTargets(targets: readonly PlannedTarget[], ctx: HashContext): Array<TargetReport | undefined> | undefined {
+  try {
+    return targets.map((t) => {
+      ctx.deadline?.check('hashing'); // a target may cost up to a whole source's keys: check before each
+      return hashTarget(t, ctx);
+    });
+  } catch (err) {
+    if (!(err instanceof KeyBudgetSpent)) throw err;
+    const message = `${err.message} after sharing equal selections between targets (keys of each distinct selection of a Secret or ConfigMap, and the keys reported per target); the limit is ROLLSTAMP_MAX_KEY_WORK`;
+    ctx.results.push(errorResult('TOO_MUCH_KEY_WORK', message));
+    return undefined;
+  }
+}
+
+export type { Config, Deadline, Inventory, LiveMode, LiveNeed, FetchedSources, Plan, Planner };
 export type { SourceReport, TargetReport };
 export type { Kagent1xAgent, Kagent1xEffect, Kagent1xInput, Kagent1xModelConfig, Kagent1xReport } from './model/kagent1x.ts';
 
@@ -116,6 +143,7 @@ export { fromYaml } from './read/from-yaml.ts';
 export { type Item } from './model/object.ts';
 export { formatResult, hasErrors, infoResult, oneLine, resourceId, sortResults, type Result } from './model/results.ts';
 export { jsonStreamAsYaml } from './read/json-stream.ts';
+export { printable, printableData, printableJson } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { parseResourceList, type ResourceList } from './read/resource-list.ts';
 export { type ListItems, splitResourceList } from './read/resource-list-items.ts';

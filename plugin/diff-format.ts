@@ -1,6 +1,6 @@
 // The three outputs of `rollstamp diff` (#16): an aligned text table, a Markdown table for a pull-request
 // comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only.
-import { type KeyChange, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
+import { type KeyChange, printable, printableJson, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -18,7 +18,7 @@ export function diffSummary(diff: StampDiff): string {
 /** The JSON document (`kind: StampDiff`): full digests, stable field names; see the schema. */
 export function renderJson(diff: StampDiff): string {
   const doc = { apiVersion: 'rollstamp.dev/v1alpha1', kind: 'StampDiff', summary: diff.summary, targets: diff.targets };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${printableJson(JSON.stringify(doc, null, 2))}\n`;
 }
 
 /** One row per changed source (a ModelConfig's own sources flattened under it). */
@@ -26,7 +26,10 @@ interface Row {
   target: string;
   change: string;
   source: string;
+  /** `source` for Markdown: each name a code span. */
+  sourceMd: string;
   from: string;
+  fromMd: string;
   keys: KeyChange[];
 }
 
@@ -38,22 +41,27 @@ function changeOf(t: TargetDiff): string {
 function rowsOf(t: TargetDiff): Row[] {
   const target = resourceId(t.resourceRef);
   const rolls = changeOf(t);
-  const sources = t.sources.flatMap((s) => flatten(s, ''));
-  if (t.change !== 'rolls') return [{ target, change: t.change, source: '', from: '', keys: [] }];
-  if (sources.length === 0) return [{ target, change: rolls, source: '(the hash differs, no source does)', from: '', keys: [] }];
+  const sources = t.sources.flatMap((s) => flatten(s, '', ''));
+  const none = { source: '', sourceMd: '', from: '', fromMd: '', keys: [] };
+  if (t.change !== 'rolls') return [{ target, change: t.change, ...none }];
+  if (sources.length === 0) {
+    const why = '(the hash differs, no source does)';
+    return [{ target, change: rolls, ...none, source: why, sourceMd: why }];
+  }
   return sources.map((s, i) => ({ target: i === 0 ? target : '', change: i === 0 ? rolls : '', ...s }));
 }
 
-function flatten(s: SourceChange, prefix: string): Array<Omit<Row, 'target' | 'change'>> {
+function flatten(s: SourceChange, prefix: string, prefixMd: string): Array<Omit<Row, 'target' | 'change'>> {
   const label = `${prefix}${s.kind} ${s.namespace}/${s.name}`;
-  if (s.sources && s.sources.length > 0) return s.sources.flatMap((inner) => flatten(inner, `${label} › `));
-  const what = s.change === 'changed' ? label : `${label} (${s.change === 'added' ? 'now used' : 'no longer used'})`;
-  return [{ source: what, from: fromOf(s), keys: s.keys }];
+  const labelMd = `${prefixMd}${s.kind} ${mdCode(`${s.namespace}/${s.name}`)}`;
+  if (s.sources && s.sources.length > 0) return s.sources.flatMap((inner) => flatten(inner, `${label} › `, `${labelMd} › `));
+  const tail = s.change === 'changed' ? '' : ` (${s.change === 'added' ? 'now used' : 'no longer used'})`;
+  return [{ source: `${label}${tail}`, sourceMd: `${labelMd}${tail}`, from: fromOf(s, (p) => p), fromMd: fromOf(s, mdCode), keys: s.keys }];
 }
 
-/** `bundle`, `missing → bundle`, `producer: ExternalSecret shop/db`. */
-function fromOf(s: SourceChange): string {
-  const one = (from: string | undefined): string => (from === 'producer' && s.producedBy ? `producer: ${s.producedBy}` : (from ?? ''));
+/** `bundle`, `missing → bundle`, `producer: ExternalSecret shop/db` (the producer shown by `name`). */
+function fromOf(s: SourceChange, name: (producer: string) => string): string {
+  const one = (from: string | undefined): string => (from === 'producer' && s.producedBy ? `producer: ${name(s.producedBy)}` : (from ?? ''));
   if (s.from.old !== undefined && s.from.new !== undefined && s.from.old !== s.from.new) return `${one(s.from.old)} → ${one(s.from.new)}`;
   return one(s.from.new ?? s.from.old);
 }
@@ -78,7 +86,11 @@ export function renderText(diff: StampDiff): string {
   return `${diffSummary(diff)}\n\n${lines.join('\n')}\n`;
 }
 
-/** A heading line with the summary, then one table row per target: workload, why, keys. */
+/**
+ * A heading line with the summary, then one table row per target: workload, why, keys.
+ * - Every name and key is a code span (mdCode): GitHub makes no link, mention, issue reference, strikethrough
+ *   or emoji inside code, and nothing in a name can end the span or the table cell (#21).
+ */
 export function renderMarkdown(diff: StampDiff): string {
   const head = `**rollstamp diff**: ${diffSummary(diff)}`;
   if (diff.targets.length === 0) return `${head}\n`;
@@ -86,29 +98,31 @@ export function renderMarkdown(diff: StampDiff): string {
   for (const t of diff.targets) {
     const rows = rowsOf(t);
     const why = rows.map((r) => (t.change === 'rolls' ? whyOf(r) : t.change)).join('<br>');
-    const keys = rows.map((r) => keysOf(r.keys, code)).join('<br>');
+    const keys = rows.map((r) => keysOf(r.keys, mdCode)).join('<br>');
     const rolls = changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
-    lines.push(`| ${code(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
+    lines.push(`| ${mdCode(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
   }
   return `${head}\n\n${lines.join('\n')}\n`;
 }
 
 function whyOf(r: Row): string {
-  if (r.from === '') return escapeHtml(r.source);
-  return `${escapeHtml(r.source)} (${escapeHtml(r.from)})`;
+  return r.fromMd === '' ? r.sourceMd : `${r.sourceMd} (${r.fromMd})`;
 }
 
-/** A code span that no name can break out of: HTML `<code>` with every special character escaped. */
-function code(text: string): string {
-  return `<code>${escapeHtml(text)}</code>`;
-}
-
-/** Escapes what Markdown tables and HTML would read (`|`, `<`, `&`, backticks, line breaks). */
-function escapeHtml(text: string): string {
-  return printable(text).replace(/[&<>"'`|\\*_[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Control characters (a line break in a key name, C1, U+2028/U+2029) as `\uXXXX`, so a cell stays one line. */
-function printable(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * A Markdown code span holding `text` exactly, safe inside a GFM table cell: control and format characters as
+ * `\uXXXX` (printable); `|` as `\|` (the table reads that as a pipe of the cell, even inside code), and a
+ * backslash before a pipe as `\u005c` (the table would read `\\|` as an escaped backslash and end the cell); a fence one
+ * backtick longer than any run in the text, padded with a space when the text starts or ends with a backtick
+ * or a space (CommonMark strips one space each side). An empty name shows as one space, never as a bare
+ * `` that would read as a fence.
+ */
+export function mdCode(text: string): string {
+  const body = printable(text).replace(/\\(?=\|)/g, '\\u005c').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  // Spaces only are kept as they are (CommonMark strips nothing then); an empty span cannot be written.
+  if (body === '') return '` `';
+  const pad = /^ +$/.test(body) ? '' : /^[` ]|[` ]$/.test(body) ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
 }

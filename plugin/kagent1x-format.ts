@@ -1,7 +1,8 @@
 // `rollstamp diff` over kagent 1.x (#20): the Agents a change recompiles or applies live, as an aligned text
 // table, Markdown rows for a pull-request comment, and the `kagent` member of the JSON document. Names and
 // keys only: no value, no digest of one.
-import { type AgentDiff, type InputChange, type Kagent1xDiff, type KeyChange, resourceId } from '../function/index.ts';
+import { type AgentDiff, type InputChange, type Kagent1xDiff, type KeyChange, printable, resourceId } from '../function/index.ts';
+import { mdCode } from './diff-format.ts';
 
 /** Said once wherever 1.x Agents are previewed: what manifests cannot show. */
 export const RECREATE_NOTE =
@@ -34,8 +35,9 @@ function rowsOf(a: AgentDiff, keyName: (k: string) => string): Row[] {
   return a.inputs.map((i, n) => ({ agent: n === 0 ? agent : '', effect: EFFECT[i.effect]!, input: inputOf(i), from: fromOf(i), keys: keysOf(i, keyName) }));
 }
 
-function inputOf(i: InputChange): string {
-  const chain = i.chain.join(' › ');
+/** The chain of objects to the input (each link shown by `link`), and whether it is now or no longer used. */
+function inputOf(i: InputChange, link: (name: string) => string = (n) => n): string {
+  const chain = i.chain.map(link).join(' › ');
   return i.change === 'changed' ? chain : `${chain} (${i.change === 'added' ? 'now used' : 'no longer used'})`;
 }
 
@@ -65,27 +67,25 @@ export function renderAgentsText(diff: Kagent1xDiff): string {
   return `${agentSummary(diff)}\n\n${lines.join('\n')}\n\n${RECREATE_NOTE}\n`;
 }
 
-/** A heading line and one row per Agent: agent, revision, why (each chain), keys. */
+/**
+ * A heading line and one row per Agent: agent, revision, why (each chain), keys. Every name and key is a code
+ * span (mdCode, as in the stamps table: no markup from names, #21).
+ */
 export function renderAgentsMarkdown(diff: Kagent1xDiff): string {
   const head = `**${agentSummary(diff)}**`;
-  if (diff.agents.length === 0) return `${head}\n\n_${escapeHtml(RECREATE_NOTE)}_\n`;
+  if (diff.agents.length === 0) return `${head}\n\n_${RECREATE_NOTE}_\n`;
   const lines = ['| Agent | Revision | Why | Keys |', '|---|---|---|---|'];
   for (const a of diff.agents) {
-    const rows = rowsOf(a, (k) => `<code>${escapeHtml(k)}</code>`);
+    const rows = rowsOf(a, mdCode);
     const effects = rows.map((r) => r.effect).join('<br>');
-    const why = rows.map((r) => escapeHtml(r.from === '' ? r.input : `${r.input} (${r.from})`)).join('<br>');
-    lines.push(`| <code>${escapeHtml(resourceId(a.resourceRef))}</code> | ${effects} | ${why} | ${rows.map((r) => r.keys).join('<br>')} |`);
+    const why = a.inputs.length === 0 ? '' : a.inputs.map((i) => {
+      const from = fromOf(i);
+      return from === '' ? inputOf(i, mdCode) : `${inputOf(i, mdCode)} (${mdCode(from)})`;
+    }).join('<br>');
+    lines.push(`| ${mdCode(resourceId(a.resourceRef))} | ${effects} | ${why} | ${rows.map((r) => r.keys).join('<br>')} |`);
   }
-  return `${head}\n\n${lines.join('\n')}\n\n_${escapeHtml(RECREATE_NOTE)}_\n`;
+  return `${head}\n\n${lines.join('\n')}\n\n_${RECREATE_NOTE}_\n`;
 }
 
 /** The `kagent` member of the JSON document. */
 export const agentsJson = (diff: Kagent1xDiff): object => ({ summary: diff.summary, agents: diff.agents, note: RECREATE_NOTE });
-
-function escapeHtml(text: string): string {
-  return printable(text).replace(/[&<>"'`|\\*_[\]]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function printable(text: string): string {
-  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

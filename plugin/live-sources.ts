@@ -5,7 +5,7 @@
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
-import { type FetchedSources, hasErrors, type LiveNeed, type Plan } from '../function/index.ts';
+import { type FetchedSources, hasErrors, type LiveNeed, oneLine, type Plan } from '../function/index.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -74,7 +74,7 @@ export async function readLiveSources(plan: Plan, settings: LiveSettings, io: Io
   const inScope: LiveNeed[] = [];
   for (const n of plan.needs) {
     if (settings.namespaces === undefined || settings.namespaces.has(n.namespace)) inScope.push(n);
-    else io.writeStderr(`rollstamp: warning: ${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read\n`);
+    else io.writeStderr(`rollstamp: warning: ${oneLine(`${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read`)}\n`);
   }
   if (inScope.length === 0) return new Map();
   const maxReads = positiveWholeEnv(io, MAX_LIVE_READS_ENV, 'reads') ?? DEFAULT_MAX_LIVE_READS;

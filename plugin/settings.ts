@@ -19,6 +19,8 @@ export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
 export const READER_ENV = 'ROLLSTAMP_READER';
 /** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
 export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
+/** Most keys one run hashes or reports after sharing (operator-only, #21). */
+export const MAX_KEY_WORK_ENV = 'ROLLSTAMP_MAX_KEY_WORK';
 /** `true` lets chart repositories be plain `http://` (operator-only, #21); default: https://, oci:// and local only. */
 export const HELM_ALLOW_HTTP_ENV = 'ROLLSTAMP_HELM_ALLOW_HTTP';
 
@@ -110,12 +112,13 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
 }
 
 /**
- * The config with the operator's caps from the environment (`ROLLSTAMP_MAX_REFERENCES`); they are never read
- * from a functionConfig or a repository.
+ * The config with the operator's caps from the environment (`ROLLSTAMP_MAX_REFERENCES`,
+ * `ROLLSTAMP_MAX_KEY_WORK`); they are never read from a functionConfig or a repository.
  */
 export function withOperatorLimits(config: Config, io: Io): Config {
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
-  return maxReferences === undefined ? config : { ...config, maxReferences };
+  const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
+  return { ...config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) };
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

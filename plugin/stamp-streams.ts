@@ -4,7 +4,10 @@ import type { Io } from './io.ts';
 import { readLiveSources, type LiveSettings } from './live-sources.ts';
 import { readInputs, type InputFile } from './read-inputs.ts';
 import { loadHashKey, maxInputBytes, readModes, withOperatorLimits } from './settings.ts';
-import { apply, type ApplyOptions, type Config, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
+import { apply, type ApplyOptions, type Config, type Deadline, type FetchedSources, hasErrors, jsonStreamAsYaml, parseStream, plan, type Plan, type ReadMode, type Result, serializeStream, type StampOutcome, startPlan, type StreamDoc, streamItems, subsetDocuments } from '../function/index.ts';
+
+/** What a command may ask of the core besides the stamp. */
+export type CoreOptions = Pick<ApplyOptions, 'keyDetail' | 'keyDigests' | 'deadline' | 'kagentPreview'>;
 
 export interface StreamRun {
   outcome: StampOutcome;
@@ -25,9 +28,6 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
   throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
 }
 
-/** What a command may ask of the core besides the stamp. */
-type CoreOptions = Pick<ApplyOptions, 'keyDigests' | 'kagentPreview'>;
-
 /** Reads plain multi-document inputs and stamps them. */
 export async function stampStreams(
   paths: readonly string[],
@@ -45,8 +45,8 @@ export async function stampStreams(
  * - `keep` drops documents before anything else sees them (local-config documents read from a directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
- * - `core`: further options for the core (`diff` asks for per-key digests; `diff` and `explain` for the
- *   kagent 1.x preview).
+ * - `core`: further options for the core (`explain` and `diff` ask for per-key rows, `diff` for their digests,
+ *   both for the kagent 1.x preview; `generate` passes its run deadline, checked inside planning and hashing).
  */
 export async function stampFiles(
   files: readonly InputFile[],
@@ -62,7 +62,7 @@ export async function stampFiles(
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const mode of readModes(io)) {
     io.trace?.('reading');
-    const streams = (mode === 'fast' ? planOneByOne(files, keep, config, io) : undefined) ?? readStreams(files, keep, mode, config, io);
+    const streams = (mode === 'fast' ? planOneByOne(files, keep, config, io, core.deadline) : undefined) ?? readStreams(files, keep, mode, config, io, core.deadline);
     if ('results' in streams) return failed(streams.results);
     const { parsed, plan: planned } = streams;
     if (!fetched) io.trace?.('reading the cluster');
@@ -85,8 +85,8 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config, io: Io): Planned | undefined {
-  const planner = startPlan(config);
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config, io: Io, deadline?: Deadline): Planned | undefined {
+  const planner = startPlan(config, deadline);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
   for (const file of files) {
@@ -111,7 +111,7 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: In
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config, io: Io): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config, io: Io, deadline?: Deadline): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -122,7 +122,7 @@ function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: Inp
   if (hasErrors(results)) return { results };
   io.trace?.('planning');
   const read = streamItems(parsed.flat());
-  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config) };
+  return hasErrors(read.results) ? { results: read.results } : { parsed, plan: plan(read.items, config, deadline) };
 }
 
 /**

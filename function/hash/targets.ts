@@ -3,7 +3,9 @@
 // as a unit (a ModelConfig) is hashed once and enters each target that names it as one dependency.
 import { mergeRefs } from '../discover/index.ts';
 import { kindOf, unitKindFor } from '../kinds/index.ts';
-import { formatDigest, sourceMessage, targetMessage, type Hasher, type SourceInput } from './scheme.ts';
+import { formatDigest, sourceMessage, targetMessage, type Hasher } from './scheme.ts';
+import type { SharedDigests } from './shared-digests.ts';
+import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
@@ -26,8 +28,10 @@ export interface HashContext extends ResolveContext {
   modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
   /** Reports of targets that are not local (Agents), which the targets carrying their hash repeat. */
   agents: Map<PlannedTarget, TargetReport | undefined>;
-  /** Also digest each selected key on its own (scheme v1 source message with that one key). Default: false. */
-  keyDigests?: boolean;
+  /** Source digests by selection, shared between targets (and the key budget). */
+  shared: SharedDigests;
+  /** Checked inside long loops. Default: none. */
+  deadline?: Deadline;
 }
 
 /** The target's hash and report; undefined when the target itself is malformed (errors are in the results). */
@@ -84,36 +88,23 @@ function targetReport(target: PlannedTarget, hash: string, sources: SourceReport
 
 type Digest = { id: string; digest: Buffer };
 
-/** Source digests (scheme v1) of Secrets and ConfigMaps; missing ones are reported to `reportTo`. */
+/** Source digests (scheme v1) of Secrets and ConfigMaps, shared between targets; missing ones are reported to `reportTo`. */
 function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
-  for (const use of uses) {
+  uses.forEach((use) => {
+    ctx.deadline?.check('hashing'); // one use may digest a whole large source
     const resolution = resolveFor(use, ctx);
     const report = reportSource(use, resolution);
     reports.push(report);
-    if (resolution.from === 'ignored' || resolution.from === 'invalid') continue;
-    const input = sourceInput(use, resolution);
-    const digest = ctx.hasher.digest(sourceMessage(input));
-    report.digest = formatDigest(ctx.hasher, digest);
-    // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
-    if (ctx.keyDigests) for (const k of report.keys) k.digest = formatDigest(ctx.hasher, ctx.hasher.digest(sourceMessage({ ...input, keys: [k.key] })));
-    digests.push({ id: use.id, digest });
-    reportMissing(use, report, ctx, reportTo, resolution.from === 'missing' && resolution.cluster === true);
-  }
+    if (resolution.from === 'ignored' || resolution.from === 'invalid') return;
+    const shared = ctx.shared.digest(use, resolution);
+    report.keys = shared.keys;
+    report.digest = formatDigest(ctx.hasher, shared.digest);
+    digests.push({ id: use.id, digest: shared.digest });
+    reportMissing(use, resolution, ctx, reportTo);
+  });
   return { reports, digests };
-}
-
-/** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields. */
-function sourceInput(use: SourceUse, resolution: Resolution): SourceInput {
-  const id = { cls: use.cls, namespace: use.namespace, name: use.name };
-  const selected = (all: Iterable<string> | undefined): string[] => (all && use.whole ? [...all, ...use.keys.keys()] : [...use.keys.keys()]);
-  if ('produced' in resolution) {
-    const { keyed } = resolution.produced;
-    return { ...id, entries: undefined, produced: resolution.produced, keys: keyed ? selected(keyed.keys()) : [] };
-  }
-  const entries = 'entries' in resolution ? resolution.entries : undefined;
-  return { ...id, entries, keys: selected(entries?.keys()) };
 }
 
 /**
@@ -178,11 +169,8 @@ function resolveFor(use: SourceUse, ctx: HashContext): Resolution {
   return use.dataOnly && 'entries' in resolution ? { ...resolution, entries: dataEntries(resolution.entries) } : resolution;
 }
 
+/** The report of one use; its key rows come from the shared digest (none for ignored or invalid sources). */
 function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
-  const produced = 'produced' in resolution ? resolution.produced : undefined;
-  // An unkeyed producer's keys are not known from the input: report the named ones as present.
-  const entries = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
-  const names = new Set(entries && use.whole ? [...entries.keys(), ...use.keys.keys()] : use.keys.keys());
   const report: SourceReport = {
     cls: use.cls,
     namespace: use.namespace,
@@ -190,10 +178,10 @@ function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
     from: resolution.from,
     whole: use.whole,
     optional: use.optional,
-    keys: [...names].sort(byteOrder).map((key) => ({ key, present: entries ? entries.has(key) : produced !== undefined })),
+    keys: [],
     fields: use.fields,
   };
-  if (produced) report.producedBy = produced.producer;
+  if ('produced' in resolution) report.producedBy = resolution.produced.producer;
   return report;
 }
 
@@ -201,24 +189,28 @@ function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
  * A missing object or key follows onMissing, unless every reference to it is optional; the result points
  * at the first reference that requires it.
  */
-function reportMissing(use: SourceUse, report: SourceReport, ctx: HashContext, subject: Subject, cluster = false): void {
+function reportMissing(use: SourceUse, resolution: Resolution, ctx: HashContext, subject: Subject): void {
   const { config, results } = ctx;
   if (config.onMissing === 'ignore') return;
   const severity = config.onMissing === 'error' ? 'error' : 'warning';
   const what = `${use.cls} ${use.namespace}/${use.name}`;
-  if (report.from === 'missing') {
+  if (resolution.from === 'missing') {
     if (use.optional) return;
     const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will change the hash' : '';
-    const where = cluster ? 'the input or the cluster' : 'the input';
+    const where = resolution.cluster === true ? 'the input or the cluster' : 'the input';
     const hint = namespaceHint(ctx.inventory, use.cls, use.namespace, use.name);
     results.push(result(severity, 'MISSING_SOURCE', `${what} is not in ${where}${tail}${hint}`, subject, use.requiredField));
     return;
   }
-  for (const k of report.keys) {
-    const keyUse = use.keys.get(k.key);
-    if (!k.present && keyUse && !keyUse.optional) {
-      const made = report.producedBy && report.from === 'producer' ? ` (made by ${report.producedBy})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
-      results.push(result(severity, 'MISSING_KEY', `key "${k.key}" is not in ${what}${made}`, subject, keyUse.field));
+  // Only the keys a target names can be missing: a whole-object read takes what is there (#21: not per key of it).
+  const produced = 'produced' in resolution ? resolution.produced : undefined;
+  const known = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
+  for (const key of [...use.keys.keys()].sort(byteOrder)) {
+    const keyUse = use.keys.get(key)!;
+    const present = known ? known.has(key) : produced !== undefined;
+    if (!present && !keyUse.optional) {
+      const made = produced && resolution.from === 'producer' ? ` (made by ${produced.producer})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
+      results.push(result(severity, 'MISSING_KEY', `key "${key}" is not in ${what}${made}`, subject, keyUse.field));
     }
   }
 }

@@ -42,6 +42,12 @@ export interface Config {
    * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
    */
   maxReferences: number;
+  /**
+   * Most keys one run may hash or report after sharing (a selection of a source is digested once for all
+   * targets; distinct selections and per-target report rows count, #21). Operator-only: the plugin sets it
+   * from ROLLSTAMP_MAX_KEY_WORK. Default: DEFAULT_MAX_KEY_WORK (hash/shared-digests.ts).
+   */
+  maxKeyWork?: number;
   /** Workload kinds the user declares (`spec.kinds`): rows of the kind table after the built-in ones. Default: none. */
   kinds?: readonly WorkloadRow[];
 }

@@ -1,5 +1,6 @@
 // Results as data (KRM functions spec v1): every stage reports bad input here instead of throwing.
 // No constructor takes a value, so a Secret's bytes cannot reach a message.
+import { hasUnprintable, printable, printableData } from './printable.ts';
 
 /** The closed set of result codes. Tests and users match on these. */
 export type ResultCode =
@@ -20,6 +21,7 @@ export type ResultCode =
   | 'UNMATCHABLE_KAGENT_HASH' // hashScheme kagent over a Secret whose values only the cluster has
   | 'BAD_ANNOTATION'
   | 'TOO_MANY_REFERENCES' // a target names more sources than the operator's cap (#12)
+  | 'TOO_MUCH_KEY_WORK' // more keys to hash or report than the operator's cap, after sharing (#21)
   | 'MISSING_SOURCE'
   | 'MISSING_KEY'
   | 'MISSING_TEMPLATE'
@@ -69,7 +71,8 @@ export interface Subject {
 
 /**
  * Builds a result.
- * - `message` must be built from names, paths and codes only, never from a value read from input.
+ * - `message` must be built from names, paths and codes only, never from a value read from input. Names in it
+ *   are made printable here (format characters as `\uXXXX`, #21), whatever the output format.
  */
 export function result(
   severity: Severity,
@@ -78,9 +81,10 @@ export function result(
   subject: Subject = {},
   fieldPath?: string,
 ): Result {
-  const out: Result = { message, severity, tags: { code } };
-  if (subject.ref) out.resourceRef = subject.ref;
-  if (fieldPath !== undefined && subject.ref) out.field = { path: fieldPath };
+  const out: Result = { message: printable(message), severity, tags: { code } };
+  // A name with a format character is not a Kubernetes name; shown escaped, in every output (#21).
+  if (subject.ref) out.resourceRef = Object.values(subject.ref).some((v) => typeof v === 'string' && hasUnprintable(v)) ? printableData(subject.ref) : subject.ref;
+  if (fieldPath !== undefined && subject.ref) out.field = { path: printable(fieldPath) };
   if (subject.file) out.file = subject.file;
   return out;
 }
@@ -109,11 +113,8 @@ export function resourceId(ref: ResourceRef | undefined): string {
   return [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((p) => p !== undefined && p !== '').join('/');
 }
 
-/** Control characters shown as escapes (`\n` → `\\n`), so text taken from input can never add a line. */
-export function oneLine(text: string): string {
-  // C0, DEL, C1 (a terminal reads U+009B as CSI) and the Unicode line and paragraph separators.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** Text taken from input as one printable line: control, format and separator characters as `\uXXXX` (printable). */
+export const oneLine = printable;
 
 /** One line for a terminal: `severity: file: resource field: message`. */
 export function formatResult(r: Result): string {

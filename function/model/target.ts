@@ -42,11 +42,17 @@ export interface StampSite {
   path: readonly string[];
 }
 
-/** Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`. */
+/**
+ * Replace `remove` characters at `offset` (in the stream's text) with `insert`. Line breaks are `\n`.
+ * - `block`: the removed range is a block scalar (`|`, `>-` …) as the readers give it — header, content lines and
+ *   their line breaks. Only the scalar goes: its header's comment stays after the insert, and the line break
+ *   (and the blank lines of `|+`) stay too, so the next key keeps its own line (#21).
+ */
 export interface TextEdit {
   offset: number;
   remove: number;
   insert: string;
+  block?: boolean;
 }
 
 /** A text edit planned before the stamp's value is known: `insert` is `before`, the quoted value, `after`. */
@@ -55,7 +61,13 @@ export interface EditPlan {
   remove: number;
   before: string;
   after: string;
+  /** See TextEdit.block. */
+  block?: boolean;
 }
 
 /** The edit that writes `value` where `plan` says. */
-export const fillEdit = (plan: EditPlan, value: string): TextEdit => ({ offset: plan.offset, remove: plan.remove, insert: `${plan.before}${JSON.stringify(value)}${plan.after}` });
+export function fillEdit(plan: EditPlan, value: string): TextEdit {
+  const edit: TextEdit = { offset: plan.offset, remove: plan.remove, insert: `${plan.before}${JSON.stringify(value)}${plan.after}` };
+  if (plan.block) edit.block = true;
+  return edit;
+}

@@ -16,6 +16,7 @@ import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, ModelConfigPlan, Plan, PlannedTarget } from '../model/plan.ts';
 import type { Result } from '../model/results.ts';
@@ -48,6 +49,7 @@ export class Planner {
   constructor(
     private readonly config: Config,
     private readonly planEdit: EditPlanner,
+    private readonly deadline?: Deadline,
   ) {
     // A declared kind that collides with a built-in one fails the run before anything is read (#24).
     this.results.push(...declaredKindProblems(config));
@@ -60,6 +62,7 @@ export class Planner {
 
   add(items: readonly Item[]): void {
     for (const item of items) {
+      if (this.count % 64 === 63) this.deadline?.check('planning');
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
@@ -78,7 +81,10 @@ export class Planner {
     for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates);
     // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
     let next = 0;
-    const targets = this.slots.map((s) => ('planned' in s ? s.planned : this.planOne(linked[next++]!)));
+    const targets = this.slots.map((s, i) => {
+      if (i % 64 === 63) this.deadline?.check('planning');
+      return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
+    });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
     const { config, index, modelConfigs, results, kagent1x } = this;
     return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count, kagent1x };

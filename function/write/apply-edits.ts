@@ -12,9 +12,23 @@ export function applyTextEdits(text: string, base: number, edits: readonly TextE
   let at = 0;
   for (const edit of [...edits].sort((a, b) => a.offset - b.offset)) {
     const from = edit.offset - base;
-    parts.push(text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert);
-    at = from + edit.remove;
+    const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
+    parts.push(text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert, keep);
+    at = from + remove;
   }
   parts.push(text.slice(at));
   return parts.join('');
+}
+
+/**
+ * What of a block scalar at `from` (`remove` long, its header through its last line break) stays when it is
+ * replaced: a comment on its header line (`| # why`), and everything after its last content character — the
+ * line break and any blank lines — so the next key keeps its own line (#21).
+ */
+function blockScalarKept(text: string, from: number, remove: number): { remove: number; keep: string } {
+  const range = text.slice(from, from + remove);
+  const headerEnd = range.search(/\r?\n|$/);
+  const comment = /[ \t]+#.*$/.exec(range.slice(0, headerEnd))?.[0] ?? '';
+  // The header, then the content up to its last character (none for an empty scalar).
+  return { remove: headerEnd + range.slice(headerEnd).trimEnd().length, keep: comment };
 }

@@ -4,15 +4,15 @@ import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
 import { applyTextEdits } from './apply-edits.ts';
+import { assertReadsBack } from './read-back.ts';
 
 /**
  * Prints documents: the original text for untouched ones; for changed ones (keyed by item index: see
  * streamItems) the
  * original text with the stamp edit applied, or a fresh rendering when there is no edit — undefined when such
  * a document was read by the subset reader and has no tree to render (the caller reads the stream again with
- * the yaml library). (The edit is planned from the parsed positions; test/unit/text-edit and the idempotence
- * properties check that the edited text reads back as the changed tree. Checking it again here doubled the
- * run time.)
+ * the yaml library). Each edited document is read back before anything is returned (write/read-back.ts:
+ * a broken one throws); reading the whole output again instead doubled the run time.
  */
 export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, TextEdit | undefined>): string | undefined {
   // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
@@ -40,5 +40,7 @@ function itemsOf(d: StreamDoc): number[] {
 /** The document's text with its edits applied, or printed again when one has no edit. */
 function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
   if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
-  return applyTextEdits(d.text, d.offset, edits as TextEdit[]);
+  const text = applyTextEdits(d.text, d.offset, edits as TextEdit[]);
+  assertReadsBack(text);
+  return text;
 }

@@ -2,7 +2,7 @@
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
-import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type SeqNode } from '../model/nodes.ts';
+import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type ScalarNode, type SeqNode } from '../model/nodes.ts';
 import type { EditPlan, StampSite } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
@@ -29,8 +29,7 @@ function planEnvEdit(root: MapNode, path: readonly string[]): EditPlan | undefin
     return prependEnvEntry(env, { map: parent, index: parent.items.findIndex((p) => p.value === env) });
   }
   if (!isOnlyNameAndValue(found.map)) return undefined;
-  const range = scalarRange(childPair(found.map, 'value')?.value);
-  return range ? { offset: range[0], remove: range[1] - range[0], before: '', after: '' } : undefined;
+  return replaceScalar(childPair(found.map, 'value')?.value);
 }
 
 /**
@@ -65,8 +64,16 @@ function planAnnotationEdit(root: MapNode, path: readonly string[], key: string)
   }
   const existing = childPair(map, key);
   if (!existing) return insertEntry(map, parent, [], key);
-  const range = scalarRange(existing.value);
-  return range ? { offset: range[0], remove: range[1] - range[0], before: '', after: '' } : undefined;
+  return replaceScalar(existing.value);
+}
+
+/** Replaces exactly an existing scalar; a block scalar's range includes its line breaks (TextEdit.block). */
+function replaceScalar(node: unknown): EditPlan | undefined {
+  const range = scalarRange(node);
+  if (!range) return undefined;
+  const plan: EditPlan = { offset: range[0], remove: range[1] - range[0], before: '', after: '' };
+  if ((node as ScalarNode).style === 'block') plan.block = true;
+  return plan;
 }
 
 /** The map holding the pair whose value is the map being edited, and that pair's index. */

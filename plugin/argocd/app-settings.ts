@@ -38,8 +38,9 @@ export const OPERATOR_ONLY = [
   'context',
   'liveTimeoutSeconds',
   'liveDeadlineSeconds',
-  // work caps (#12): ROLLSTAMP_MAX_REFERENCES, ROLLSTAMP_MAX_LIVE_READS
+  // work caps (#12, #21): ROLLSTAMP_MAX_REFERENCES, ROLLSTAMP_MAX_LIVE_READS, ROLLSTAMP_MAX_KEY_WORK
   'maxReferences',
+  'maxKeyWork',
   'maxLiveReads',
 ];
 /** Comes from Argo CD (the destination namespace), never from the repository. */

@@ -11,7 +11,7 @@ import { maxInputBytes, summarize } from '../settings.ts';
 import { stampFiles, type StreamRun } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
-import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, type Result } from '../../function/index.ts';
+import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -90,7 +90,7 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
   if (format === 'json') {
     if (!agents) return renderJson(diff);
     const doc = JSON.parse(renderJson(diff)) as Record<string, unknown>;
-    return `${JSON.stringify({ ...doc, kagent: agentsJson(agents) }, null, 2)}\n`;
+    return `${printableJson(JSON.stringify({ ...doc, kagent: agentsJson(agents) }, null, 2))}\n`;
   }
   const stamps = format === 'markdown' ? renderMarkdown(diff) : renderText(diff);
   if (!agents) return stamps;

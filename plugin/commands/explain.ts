@@ -9,7 +9,7 @@ import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
-import { formatResult, hasErrors, type Kagent1xReport, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -53,7 +53,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { kagentPreview: true });
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true });
   const { outcome } = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
@@ -82,7 +82,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   if (kagent1x) lines.push(...renderKagent1xText(kagent1x));
   const notes = results.filter((r) => r.severity !== 'info' || r.tags.code !== 'STAMPED');
   if (notes.length > 0) lines.push('', 'Results:', ...notes.map((r) => `  ${formatResult(r)}`));
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`; // names and keys from input, as printable text (#21)
 }
 
 function renderSource(s: SourceReport, indent = '  '): string[] {

@@ -41,7 +41,8 @@ https://, oci:// and local only),
 ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
-ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500).
+ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_MAX_KEY_WORK
+(keys hashed or reported per run after sharing, 500000).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
@@ -72,7 +73,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live);
+  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live, { deadline });
   deadline.check('stamping');
   if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
   if (run.objects === 0 && !config.allowEmpty) {

@@ -73,7 +73,7 @@ kubectlTest('action with app: renders both revisions, outputs rolls=true and the
     const out = r.outputs.get('diff')!;
     assert.is(out.get('rolls'), 'true');
     assert.is(`${out.get('markdown')}\n`, r.summary, 'the markdown output is the report');
-    assert.match(r.summary, /changed: <code>password<\/code>/);
+    assert.match(r.summary, /changed: `password`/);
     assert.equal(stub.comments.map((c) => c.body), [`<!-- rollstamp-diff -->\n${r.summary}`]);
     const again = await runAction(repo, base, { app: 'deploy' }, stub);
     assert.is(again.code, 0, again.stderr);

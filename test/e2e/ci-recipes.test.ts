@@ -96,7 +96,7 @@ kubectlTest('GitHub recipe, kustomize: a rotated password rolls shop-web; the fi
     const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
     assert.is(r.code, 0, r.stderr);
     assert.match(r.summary, /^\*\*rollstamp diff\*\*: 1 target rolls\./);
-    assert.match(r.summary, /\| <code>apps\/v1\/Deployment\/shop-web<\/code> \| Secret default\/shop-db \(bundle\) \| changed: <code>password<\/code> \|/);
+    assert.match(r.summary, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
     assert.equal(writes(stub), ['POST /repos/example/shop/issues/16/comments']);
     assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n${r.summary}`], 'the comment is the marker and the markdown report');
   });
@@ -171,7 +171,7 @@ helmTest('GitHub and GitLab recipes, Helm: a new db.password rolls the chart Dep
     const gh = await runGithub(repo, base, { APP: 'deploy', RELEASE: 'shop' }, stub);
     assert.is(gh.code, 0, gh.stderr);
     assert.match(gh.summary, /1 target rolls/);
-    assert.match(gh.summary, /Secret [\w-]+\/shop-db \(bundle\) \| changed: <code>password<\/code>/);
+    assert.match(gh.summary, /Secret `[\w-]+\/shop-db` \(bundle\) \| changed: `password`/);
     const gl = await withStub('note-token', [], (lab) => runGitlab(repo, base, { APP: 'deploy', RELEASE: 'shop' }, lab));
     assert.is(gl.code, 0, gl.stderr);
     assert.is(gl.artifact, gh.summary);
@@ -185,7 +185,7 @@ kubectlTest('GitLab recipe, kustomize: rollstamp.md is the artifact; one note is
   await withStub('note-token', [theirs], async (stub) => {
     const r = await runGitlab(repo, base, { APP: 'deploy' }, stub);
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.artifact, /\| <code>apps\/v1\/Deployment\/shop-web<\/code> \| Secret default\/shop-db \(bundle\) \| changed: <code>password<\/code> \|/);
+    assert.match(r.artifact, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
     assert.equal(writes(stub), ['POST /api/v4/projects/7/merge_requests/16/notes']);
     assert.is(stub.comments[1]!.body, `${MARKER}\n${r.artifact}`);
     const smtp = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'configmap.yaml'), 'SMTP_HOST: smtp.example.com', 'SMTP_HOST: smtp2.example.com'));

@@ -27,7 +27,7 @@ const CHECKS: Record<string, Record<string, (stdout: string) => void>> = {
   'flux.md': {},
   'argocd-source-hydrator.md': { "grep -c 'rollstamp.dev/hash' hydrated.yaml": (o) => assert.is(o, '1\n') },
   'argocd-diff-preview.md': {
-    'diff -o markdown output/base/shop output/target/shop': (o) => assert.match(o, /^\*\*rollstamp diff\*\*: 1 target rolls\.\n[\s\S]*changed: <code>password<\/code>/),
+    'diff -o markdown output/base/shop output/target/shop': (o) => assert.match(o, /^\*\*rollstamp diff\*\*: 1 target rolls\.\n[\s\S]*changed: `password`/),
     'diff output/base/shop output/base/shop': (o) => assert.is(o, 'Nothing rolls.\n'),
   },
   'from-reloader.md': {

@@ -143,7 +143,7 @@ test('markdown names the agents that recompile and escapes nothing into a value 
   const run = await diff(EXAMPLE, edit(EXAMPLE, 'sk-ant-example-key-1', 'sk-ant-example-key-2'), ['-o', 'markdown']);
   assert.is(run.code, 3);
   assert.match(run.stdout, '**kagent 1.x: 2 agents recompile.**');
-  assert.match(run.stdout, '| <code>api.kagent.dev/v1alpha3/Agent/agents/reviewer</code> | recompiles |');
+  assert.match(run.stdout, '| `api.kagent.dev/v1alpha3/Agent/agents/reviewer` | recompiles |');
   assert.not.match(run.stdout, 'sk-ant');
 });
 

@@ -1,0 +1,133 @@
+// Hash stage: source digests shared between targets. Each (source, selected key set) is encoded and digested
+// once, however many targets select it (one Secret of 20,000 keys read whole by 400 Deployments is one digest,
+// #21); per-key report rows are built only when asked (explain, diff), once per selection. What sharing cannot
+// save — distinct key sets of one large source, rows a report repeats per target — counts against a key budget.
+import { formatDigest, type Hasher, sourceMessage, type SourceInput } from './scheme.ts';
+import type { Resolution, SourceUse } from '../model/dependencies.ts';
+import type { SourceEntries } from '../model/object.ts';
+import { byteOrder } from '../model/order.ts';
+import type { SourceReport } from '../model/reports.ts';
+
+/** Default of Config.maxKeyWork (ROLLSTAMP_MAX_KEY_WORK). */
+export const DEFAULT_MAX_KEY_WORK = 500_000;
+
+/** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
+export class KeyBudgetSpent extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} keys to hash or report`);
+  }
+}
+
+/** One selection's digest and its report rows. */
+export interface SharedDigest {
+  digest: Buffer;
+  /** The report's rows: every selected key with `detail`, else only the keys the target names. */
+  keys: SourceReport['keys'];
+}
+
+type Rows = SourceReport['keys'];
+
+/**
+ * Digests by selection, for one apply.
+ * - `limit`: most keys encoded beyond each source's first selection (a further selection of the same source
+ *   costs its size), plus, with `detail`, report rows beyond each selection's first report (explain and diff
+ *   print or compare them per target). Spending more throws KeyBudgetSpent. What is free is bounded by the input.
+ * - `detail`: report every selected key, not only the named ones; `keyDigests`: with a digest each (scheme v1
+ *   message of that one key, computed once per source and key).
+ */
+export class SharedDigests {
+  private readonly selections = new Map<string, { digest: Buffer; rows: Rows | undefined }>();
+  private readonly perKey = new Map<string, string>();
+  /** Sources (by signaturePrefix) with a selection digested already. */
+  private readonly digested = new Set<string>();
+  private spent = 0;
+
+  constructor(
+    private readonly hasher: Hasher,
+    private readonly limit: number,
+    private readonly detail: boolean,
+    private readonly keyDigests: boolean,
+  ) {}
+
+  /** The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows. */
+  digest(use: SourceUse, resolution: Resolution): SharedDigest {
+    const known = knownKeys(resolution);
+    const signature = selectionId(use, resolution, known);
+    let shared = this.selections.get(signature);
+    if (!shared) {
+      const input = sourceInput(use, resolution, known);
+      // A source's first selection costs what reading it did (linear in the input): only further ones count.
+      const source = signaturePrefix(use);
+      if (this.digested.has(source)) this.spend(input.keys.length);
+      else this.digested.add(source);
+      shared = { digest: this.hasher.digest(sourceMessage(input)), rows: undefined };
+      this.selections.set(signature, shared);
+    }
+    if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
+    if (shared.rows) this.spend(shared.rows.length); // the same rows again, for another target
+    else shared.rows = this.rows(use, resolution, known);
+    return { digest: shared.digest, keys: shared.rows };
+  }
+
+  /** Every selected key in byte order, present or not, with its own digest when asked. */
+  private rows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
+    const names = new Set(known && use.whole ? [...known.keys(), ...use.keys.keys()] : use.keys.keys());
+    const rows: Rows = [...names].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+    if (!this.keyDigests || resolution.from === 'missing') return rows;
+    const input = sourceInput(use, resolution, known);
+    for (const row of rows) {
+      const id = `${signaturePrefix(use)}\0${row.key}`;
+      let digest = this.perKey.get(id);
+      // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
+      if (digest === undefined) this.perKey.set(id, (digest = formatDigest(this.hasher, this.hasher.digest(sourceMessage({ ...input, keys: [row.key] })))));
+      row.digest = digest;
+    }
+    return rows;
+  }
+
+  private spend(keys: number): void {
+    this.spent += keys;
+    if (this.spent > this.limit) throw new KeyBudgetSpent(this.limit);
+  }
+}
+
+/** The keys the source is known to have: its entries, or a keyed producer's keys; none when missing or unkeyed. */
+function knownKeys(resolution: Resolution): SourceEntries | undefined {
+  if ('produced' in resolution) return resolution.produced.keyed;
+  return 'entries' in resolution ? resolution.entries : undefined;
+}
+
+function isPresent(key: string, resolution: Resolution, known: SourceEntries | undefined): boolean {
+  return known ? known.has(key) : 'produced' in resolution; // an unkeyed producer's keys are reported present
+}
+
+/** Rows of the keys a target names, in byte order (what results and the cheap report need). */
+function namedRows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
+  return [...use.keys.keys()].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+}
+
+/** Source identity and the view of it (a `data`-only reader sees fewer keys). */
+const signaturePrefix = (use: SourceUse): string => `${use.id}\0${use.dataOnly ? 'data' : 'all'}`;
+
+/**
+ * Identifies a selection: the source (each id resolves once per run), and either "every known key" plus the
+ * named keys the source lacks, or exactly the named keys. Two targets with the same id give the same digest.
+ */
+function selectionId(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): string {
+  const prefix = `${signaturePrefix(use)}\0${resolution.from}`;
+  if ('produced' in resolution && !resolution.produced.keyed) return `${prefix}\0unkeyed`;
+  if (resolution.from === 'missing') return `${prefix}\0missing`;
+  const named = [...use.keys.keys()];
+  if (use.whole && known) return `${prefix}\0whole\0${named.filter((k) => !known.has(k)).sort(byteOrder).join('\0')}`;
+  return `${prefix}\0named\0${named.sort(byteOrder).join('\0')}`;
+}
+
+/** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields. */
+function sourceInput(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): SourceInput {
+  const id = { cls: use.cls, namespace: use.namespace, name: use.name };
+  const keys = known && use.whole ? [...known.keys(), ...use.keys.keys()] : [...use.keys.keys()];
+  if ('produced' in resolution) {
+    return { ...id, entries: undefined, produced: resolution.produced, keys: resolution.produced.keyed ? keys : [] };
+  }
+  return { ...id, entries: 'entries' in resolution ? resolution.entries : undefined, keys };
+}
