@@ -2,13 +2,15 @@
 # One image for the KRM container function (the default entrypoint: `rollstamp` = `rollstamp fn`) and the
 # Argo CD plugin sidecar (which runs argocd-cmp-server as its command; see argocd/install).
 #   docker buildx build --platform linux/amd64,linux/arm64 -t REGISTRY/rollstamp:0.1.0 --push .
+#   buildah build --layers -t REGISTRY/rollstamp:0.1.0 .          (no Docker engine needed)
 #   kpt fn eval DIR --image REGISTRY/rollstamp:0.1.0   (or `container: image:` in a kustomize transformer)
-#
-# Size (estimated, no Docker engine to measure with): ~110 MB to pull per architecture, ~320 MB unpacked —
-# Debian slim 28/75 MB, node ~45/120 MB, helm 4.1.4 20/63 MB, kubectl 1.35 18/59 MB, the bundle 0.9 MB.
+# The release workflow (.github/workflows/release.yml) builds both architectures and pushes to the registry
+# namespace of the repository's owner; docs/install.md says how. Size: see README.md#install (measured by
+# test/e2e/image.test.ts).
 #
 # Every input is pinned, and the source of each pin is named next to it. test/e2e/dockerfile.test.ts keeps
-# the shape true (digests, one sha256 per architecture, user, entrypoint, no npm in the final stage).
+# the shape true (digests, one sha256 per architecture, user, entrypoint, no npm in the final stage), and
+# test/e2e/image.test.ts builds the image with buildah and runs it.
 #
 # Base images, by the digest of their multi-arch index (linux/amd64 and linux/arm64/v8 both listed), as
 # recorded by the official images' own inventory, github.com/docker-library/repo-info:
@@ -34,24 +36,30 @@ RUN node build.mjs
 #   kubectl v1.35.0 (kustomize v5.7 embedded): https://dl.k8s.io/release/v1.35.0/bin/linux/<arch>/kubectl,
 #     sums as in dl.k8s.io/release/v1.35.0/bin/linux/<arch>/kubectl.sha256 (the same pair is pinned in
 #     github.com/hangy/azure-devops-agent-on-kubernetes, Dockerfile, KUBECTL_SHA256_AMD64/ARM64)
+# Each tool's download base URL, version and sums are build arguments, so a mirror (or the image test's local
+# files, test/e2e/image.test.ts) can stand in; the defaults are the official ones above.
 FROM --platform=$BUILDPLATFORM ${DEBIAN_IMAGE} AS tools
 ARG TARGETARCH
 ARG HELM_VERSION=v4.1.4
+ARG HELM_BASE_URL=https://get.helm.sh
+ARG HELM_SHA256_AMD64=70b2c30a19da4db264dfd68c8a3664e05093a361cefd89572ffb36f8abfa3d09
+ARG HELM_SHA256_ARM64=13d03672be289045d2ff00e4e345d61de1c6f21c1257a45955a30e8ae036d8f1
 ARG KUBECTL_VERSION=v1.35.0
+ARG KUBECTL_BASE_URL=https://dl.k8s.io/release
+ARG KUBECTL_SHA256_AMD64=a2e984a18a0c063279d692533031c1eff93a262afcc0afdc517375432d060989
+ARG KUBECTL_SHA256_ARM64=58f82f9fe796c375c5c4b8439850b0f3f4d401a52434052f2df46035a8789e25
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl && rm -rf /var/lib/apt/lists/*
 WORKDIR /tools
 RUN set -eu; \
     case "${TARGETARCH}" in \
-      amd64) helm_sha256=70b2c30a19da4db264dfd68c8a3664e05093a361cefd89572ffb36f8abfa3d09; \
-             kubectl_sha256=a2e984a18a0c063279d692533031c1eff93a262afcc0afdc517375432d060989 ;; \
-      arm64) helm_sha256=13d03672be289045d2ff00e4e345d61de1c6f21c1257a45955a30e8ae036d8f1; \
-             kubectl_sha256=58f82f9fe796c375c5c4b8439850b0f3f4d401a52434052f2df46035a8789e25 ;; \
+      amd64) helm_sha256="${HELM_SHA256_AMD64}"; kubectl_sha256="${KUBECTL_SHA256_AMD64}" ;; \
+      arm64) helm_sha256="${HELM_SHA256_ARM64}"; kubectl_sha256="${KUBECTL_SHA256_ARM64}" ;; \
       *) echo "unsupported TARGETARCH '${TARGETARCH}' (linux/amd64 and linux/arm64 only)" >&2; exit 1 ;; \
     esac; \
-    curl -fsSLo helm.tar.gz "https://get.helm.sh/helm-${HELM_VERSION}-linux-${TARGETARCH}.tar.gz"; \
+    curl -fsSLo helm.tar.gz "${HELM_BASE_URL}/helm-${HELM_VERSION}-linux-${TARGETARCH}.tar.gz"; \
     echo "${helm_sha256}  helm.tar.gz" | sha256sum -c -; \
     tar -xzf helm.tar.gz --strip-components=1 "linux-${TARGETARCH}/helm"; \
-    curl -fsSLo kubectl "https://dl.k8s.io/release/${KUBECTL_VERSION}/bin/linux/${TARGETARCH}/kubectl"; \
+    curl -fsSLo kubectl "${KUBECTL_BASE_URL}/${KUBECTL_VERSION}/bin/linux/${TARGETARCH}/kubectl"; \
     echo "${kubectl_sha256}  kubectl" | sha256sum -c -; \
     chmod 0755 helm kubectl; \
     rm helm.tar.gz
@@ -59,23 +67,34 @@ RUN set -eu; \
 # The node binary alone, for the target architecture (no npm, npx, corepack or yarn come with it).
 FROM ${NODE_IMAGE} AS node
 
-# The final image: Debian slim (glibc, libstdc++ for node), node, helm, kubectl and the bundle (dist/: the entry
-# /app/rollstamp.js and the chunks it loads).
+# The final image: Debian slim (glibc, libstdc++ for node), git and an ssh client (kustomize fetches remote bases
+# with git, as in Argo CD's own image), node, helm, kubectl and the bundle (dist/: the entry /app/rollstamp.js
+# and the chunks it loads), with the package's README.md beside /app as `rollstamp --help` names it.
 FROM ${DEBIAN_IMAGE}
 ARG VERSION=0.1.0
+# The repository the image is built from; the release workflow passes its own (github.com/<owner>/<repo>).
+ARG SOURCE_URL=https://source.example.invalid/rollstamp
 LABEL org.opencontainers.image.title="rollstamp" \
       org.opencontainers.image.description="Rolls Kubernetes workloads when the Secrets and ConfigMaps they use change: KRM function, Argo CD plugin, CLI" \
-      org.opencontainers.image.source="https://github.com/rollstamp/rollstamp" \
+      org.opencontainers.image.source="${SOURCE_URL}" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0"
+# ssh refuses to run for a uid without a passwd entry ("No user exists for uid 999"), so 999 gets one, as the
+# argocd user in Argo CD's image.
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates git openssh-client \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb /var/log/apt /var/log/dpkg.log \
+    && groupadd --gid 999 rollstamp \
+    && useradd --uid 999 --gid 999 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin rollstamp
 COPY --from=node /usr/local/bin/node /usr/local/bin/node
 COPY --from=tools /tools/helm /tools/kubectl /usr/local/bin/
 # 0555, not 0444: BuildKit gives a directory it creates the --chmod mode too, and /app must stay traversable.
 COPY --from=build --chmod=0555 /src/dist/ /app/
 COPY --chmod=0444 LICENSE /app/LICENSE
+COPY --chmod=0444 README.md /README.md
 # Fails the build (under emulation, for the other architecture) if node or a tool cannot run here.
 RUN ["node", "--version"]
 RUN ["helm", "version", "--short"]
+RUN ["git", "--version"]
 # uid 999 is what Argo CD's cmp-server expects; KRM runtimes may run it as `nobody` (the file is world-readable).
 ENV HOME=/tmp
 USER 999:999

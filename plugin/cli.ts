@@ -1,4 +1,5 @@
 // The command table: parses the first argument, dispatches, and prints help and version. Commands load lazily.
+import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
 import type { Io } from './io.ts';
 import { UsageError } from './errors.ts';
@@ -11,6 +12,8 @@ const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, and each phase of a run as it starts' },
 ];
 
+// Docs: the README of the installed package by its path (npm puts README.md beside dist/; the image copies it to
+// /README.md beside /app), not a bare README.md that is in no directory the user is in (#22).
 export const MAIN_HELP = `Usage: rollstamp [command] [flags]
 
 rollstamp rolls Kubernetes workloads when the Secrets and ConfigMaps they use change, at render time: it
@@ -29,7 +32,8 @@ Commands:
 Flags:
 ${flagsHelp(GLOBAL_FLAGS)}
 
-Docs: README.md and docs/*.md (configuration, hash scheme, diff, live reads, kagent).`;
+Docs: ${fileURLToPath(new URL('../README.md', import.meta.url))} and the docs/*.md pages beside it (configuration,
+hash scheme, diff, live reads, kagent).`;
 
 interface Command {
   help: () => Promise<string>;

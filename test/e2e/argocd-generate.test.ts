@@ -153,7 +153,11 @@ test('argocd/rbac: get on secrets and configmaps only, bound per namespace to ar
 });
 
 /** Argo CD's upstream argocd-repo-server, reduced to what the patch relies on. */
-const UPSTREAM_REPO_SERVER = `apiVersion: apps/v1
+const UPSTREAM_REPO_SERVER = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: argocd-cmd-params-cm}
+---
+apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: argocd-repo-server
@@ -192,14 +196,14 @@ withKubectl('argocd/install: kubectl kustomize adds the hardened sidecar, the pl
   const r = run('kubectl', ['kustomize', join(dir, 'install')]);
   assert.is(r.code, 0, r.stderr);
   const objs = objectsOf(r.stdout) as Record<string, any>[];
-  const cm = objs.find((o) => o.kind === 'ConfigMap')!;
+  const cm = objs.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('rollstamp-cmp-plugin'))!;
   assert.match(cm.metadata.name, /^rollstamp-cmp-plugin-[a-z0-9]+$/, 'the name carries a content hash');
   assert.is(cm.metadata.namespace, 'argocd');
   assert.is(cm.data['plugin.yaml'], readFileSync(PLUGIN_FILE, 'utf8'));
   const pod = objs.find((o) => o.kind === 'Deployment')!.spec.template.spec;
   assert.is(pod.automountServiceAccountToken, false, 'no token for the repo-server container');
   const sidecar = pod.containers.find((c: any) => c.name === 'rollstamp');
-  assert.is(sidecar.image, 'ghcr.io/rollstamp/rollstamp:0.1.0');
+  assert.is(sidecar.image, 'registry.example.invalid/rollstamp:0.1.0');
   assert.equal(sidecar.command, ['/var/run/argocd/argocd-cmp-server']);
   assert.equal(sidecar.securityContext, {
     runAsNonRoot: true,

@@ -39,14 +39,14 @@ test('each way adds one sidecar named rollstamp that runs argocd-cmp-server from
   for (const w of ways) {
     assert.is(w.sidecar.name, 'rollstamp', w.name);
     assert.equal(w.sidecar.command, ['/var/run/argocd/argocd-cmp-server'], w.name);
-    assert.is(w.sidecar.image, 'ghcr.io/rollstamp/rollstamp:0.1.0', `${w.name}: the image to replace`);
+    assert.is(w.sidecar.image, 'registry.example.invalid/rollstamp:0.1.0', `${w.name}: the placeholder to replace`);
   }
   assert.is(values.repoServer.extraContainers.length, 1);
   assert.is(argocdCr!.spec.repo.sidecarContainers.length, 1);
 });
 
 test('the image is one `images:` entry in the kustomize overlay', () => {
-  assert.equal(kustomization.images, [{ name: 'ghcr.io/rollstamp/rollstamp', newName: 'ghcr.io/rollstamp/rollstamp', newTag: '0.1.0' }]);
+  assert.equal(kustomization.images, [{ name: 'registry.example.invalid/rollstamp', newName: 'registry.example.invalid/rollstamp', newTag: '0.1.0' }]);
   assert.ok(patch.spec.template.spec.containers[0].image.startsWith(`${kustomization.images[0].name}:`));
 });
 

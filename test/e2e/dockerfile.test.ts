@@ -1,6 +1,6 @@
-// The image cannot be built on this machine kind (no Docker engine), so this keeps what the Dockerfile
-// promises true by reading it: every base image pinned by digest on a supported Node LTS, helm and kubectl
-// from official release URLs with one sha256 per architecture (amd64 and arm64, chosen by TARGETARCH), a
+// What the Dockerfile promises, read from it (image.test.ts builds and runs it with buildah): every base image
+// pinned by digest on a supported Node LTS, helm and kubectl from official release URLs by default with one
+// sha256 per architecture (amd64 and arm64, chosen by TARGETARCH), each a build argument, git and ssh in a
 // final stage without npm, OCI labels that match package.json, uid 999 and the bundle as entrypoint.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,24 +63,32 @@ test('node comes from a supported LTS line (22 or 24), and the final image carri
   for (const l of final.lines) assert.not.match(l, /\b(npm|npx|corepack|yarn)\b/, `final stage: ${l}`);
 });
 
-test('helm and kubectl come from get.helm.sh and dl.k8s.io with a distinct sha256 per architecture', () => {
+test('helm and kubectl come from get.helm.sh and dl.k8s.io by default, with a distinct sha256 per architecture, each a build argument (#22)', () => {
   const run = instructions.find((l) => l.includes('case "${TARGETARCH}"'));
   assert.ok(run, 'a RUN chooses by TARGETARCH');
-  const sums = new Map<string, Map<string, string>>();
-  for (const arch of ['amd64', 'arm64']) {
-    const branch = new RegExp(`${arch}\\)([^;]*;[^;]*);;`).exec(run!)?.[1] ?? '';
-    const found = new Map([...branch.matchAll(/(helm|kubectl)_sha256=([0-9a-f]+)/g)].map((m) => [m[1]!, m[2]!]));
-    for (const tool of ['helm', 'kubectl']) assert.match(found.get(tool) ?? '', /^[0-9a-f]{64}$/, `${tool} sha256 for ${arch}`);
-    sums.set(arch, found);
+  for (const tool of ['HELM', 'KUBECTL']) {
+    for (const arch of ['AMD64', 'ARM64']) assert.match(args.get(`${tool}_SHA256_${arch}`) ?? '', /^[0-9a-f]{64}$/, `ARG ${tool}_SHA256_${arch}`);
+    assert.is.not(args.get(`${tool}_SHA256_AMD64`), args.get(`${tool}_SHA256_ARM64`));
+    const lower = tool.toLowerCase();
+    for (const arch of ['amd64', 'arm64']) assert.ok(run!.includes(`${lower}_sha256="\${${tool}_SHA256_${arch.toUpperCase()}}"`), `${arch} picks ${tool}_SHA256_${arch.toUpperCase()}`);
   }
-  for (const tool of ['helm', 'kubectl']) assert.is.not(sums.get('amd64')!.get(tool), sums.get('arm64')!.get(tool));
+  assert.is(args.get('HELM_BASE_URL'), 'https://get.helm.sh');
+  assert.is(args.get('KUBECTL_BASE_URL'), 'https://dl.k8s.io/release');
   assert.match(run!, /\*\) echo "unsupported TARGETARCH[^;]*; exit 1/, 'any other architecture fails the build');
-  assert.ok(run!.includes('https://get.helm.sh/helm-${HELM_VERSION}-linux-${TARGETARCH}.tar.gz'));
-  assert.ok(run!.includes('https://dl.k8s.io/release/${KUBECTL_VERSION}/bin/linux/${TARGETARCH}/kubectl'));
+  assert.ok(run!.includes('"${HELM_BASE_URL}/helm-${HELM_VERSION}-linux-${TARGETARCH}.tar.gz"'));
+  assert.ok(run!.includes('"${KUBECTL_BASE_URL}/${KUBECTL_VERSION}/bin/linux/${TARGETARCH}/kubectl"'));
   assert.match(run!, /echo "\$\{helm_sha256\}  helm\.tar\.gz" \| sha256sum -c -/);
   assert.match(run!, /echo "\$\{kubectl_sha256\}  kubectl" \| sha256sum -c -/);
   assert.match(args.get('HELM_VERSION') ?? '', /^v4\.\d+\.\d+$/);
   assert.match(args.get('KUBECTL_VERSION') ?? '', /^v1\.\d+\.\d+$/);
+});
+
+test('the final image carries git, an ssh client and a passwd entry for uid 999 (#22)', () => {
+  const apt = final.lines.find((l) => l.startsWith('RUN apt-get update'));
+  assert.ok(apt, 'the final stage installs packages');
+  assert.match(apt!, /apt-get install -y --no-install-recommends ca-certificates git openssh-client /);
+  assert.match(apt!, /useradd --uid 999 --gid 999 /, 'ssh refuses a uid without a passwd entry');
+  assert.ok(final.lines.includes('RUN ["git", "--version"]'));
 });
 
 test('the source of every pin is written next to it', () => {
@@ -99,9 +107,10 @@ test('the image pins the helm version the end-to-end tests run', () => {
   assert.is(helm.version.replace(/\+.*$/, ''), args.get('HELM_VERSION'));
 });
 
-test('OCI labels name the source, the package version and its license', () => {
+test('OCI labels name the source, the package version and its license; the source defaults to no real address (#22)', () => {
   const labels = final.lines.filter((l) => l.startsWith('LABEL')).join(' ');
-  assert.match(labels, /org\.opencontainers\.image\.source="https:\/\/github\.com\/[\w-]+\/rollstamp"/);
+  assert.match(labels, /org\.opencontainers\.image\.source="\$\{SOURCE_URL\}"/);
+  assert.match(args.get('SOURCE_URL') ?? '', /^https:\/\/[\w.-]+\.invalid\//, 'the default cannot name a repository someone could claim');
   assert.match(labels, /org\.opencontainers\.image\.version="\$\{VERSION\}"/);
   assert.is(args.get('VERSION'), pkg.version);
   assert.ok(labels.includes(`org.opencontainers.image.licenses="${pkg.license}"`));

@@ -14,7 +14,7 @@ const it = testNeeding('kubectl');
 
 const EXAMPLE = join(ROOT, 'examples', 'kustomize');
 /** The placeholder image named in examples/kustomize/rollstamp.yaml. */
-const IMAGE = 'ghcr.io/rollstamp/rollstamp:0.1.0';
+const IMAGE = 'registry.example.invalid/rollstamp:0.1.0';
 const HASH = /^sha256:[0-9a-f]{64}$/;
 
 test.before.each(requireBundle);

@@ -64,6 +64,9 @@ npmTest('npm pack carries the bundle and LICENSE, and the tarball installs offli
   const version = run('rollstamp', ['--version'], { cwd: dir, env: runEnv });
   assert.is(version.code, 0, version.stderr);
   assert.is(version.stdout, `rollstamp ${pkg.version}\n`);
+  const help = run('rollstamp', ['--help'], { cwd: dir, env: runEnv });
+  assert.ok(help.stdout.includes(`\nDocs: ${join(libDir, 'README.md')} `), `--help names the installed README by its path (#22):\n${help.stdout}`);
+  assert.ok(existsSync(join(libDir, 'README.md')));
 
   const stamped = run('rollstamp', ['stamp', join(ROOT, 'examples', 'basic', 'app.yaml')], { cwd: dir, env: runEnv });
   assert.is(stamped.code, 0, stamped.stderr);
