@@ -29,13 +29,20 @@ export function refuseEmpty(run: StreamRun, paths: readonly string[], allowEmpty
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: CoreOptions = {}): Promise<StreamRun> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, undefined, live, core);
+export async function stampStreams(
+  paths: readonly string[],
+  config: Config,
+  io: Io,
+  live: LiveSettings = {},
+  core: CoreOptions = {},
+  keep?: (d: StreamDoc, file: InputFile) => boolean,
+): Promise<StreamRun> {
+  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, keep, live, core);
 }
 
 /**
  * Runs the core over already-read streams. Parse errors come back as results, not throws.
- * - `keep` drops documents before anything else sees them (generate: local-config files of a plain directory).
+ * - `keep` drops documents before anything else sees them (local-config documents read from a directory).
  * - With `config.live`, what the core asks for is read from the cluster first (`live`: where and how).
  * - Streams are read fast (subset reader) unless `ROLLSTAMP_READER=full`; tests compare the two.
  * - `core`: further options for the core (`explain` and `diff` ask for per-key rows, `diff` for their digests,
@@ -45,7 +52,7 @@ export async function stampFiles(
   files: readonly InputFile[],
   settings: Config,
   io: Io,
-  keep: (d: StreamDoc) => boolean = () => true,
+  keep: (d: StreamDoc, file: InputFile) => boolean = () => true,
   live: LiveSettings = {},
   core: CoreOptions = {},
 ): Promise<StreamRun> {
@@ -78,7 +85,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  * producers and kagent objects) exists at a time. Undefined when a document is outside the YAML subset:
  * the caller then reads the streams whole.
  */
-function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, config: Config, io: Io, deadline?: Deadline): Planned | undefined {
+function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, config: Config, io: Io, deadline?: Deadline): Planned | undefined {
   const planner = startPlan(config, deadline);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
@@ -90,7 +97,7 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
         if (!step.value) return undefined;
         break;
       }
-      if (!keep(step.value)) continue;
+      if (!keep(step.value, file)) continue;
       docs.push(step.value);
       const read = streamItems([step.value], planner.items);
       results.push(...read.results);
@@ -104,13 +111,13 @@ function planOneByOne(files: readonly InputFile[], keep: (d: StreamDoc) => boole
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly InputFile[], keep: (d: StreamDoc) => boolean, mode: ReadMode, config: Config, io: Io, deadline?: Deadline): Planned {
+function readStreams(files: readonly InputFile[], keep: (d: StreamDoc, file: InputFile) => boolean, mode: ReadMode, config: Config, io: Io, deadline?: Deadline): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
     const stream = parseStream(file.text, file.path, mode);
     if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs.filter(keep));
+    else parsed.push(stream.docs.filter((d) => keep(d, file)));
   }
   if (hasErrors(results)) return { results };
   io.trace?.('planning');

@@ -33,6 +33,9 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   refuseTerminalStdin('fn', [], io);
   const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
   const text = stdin!.text;
+  if (isManifestStream(text)) {
+    throw new InputError('stdin is a manifest stream, not a ResourceList: rollstamp fn reads the one ResourceList kpt or kustomize sends; for plain manifests run rollstamp stamp -');
+  }
   let fetched: { sources: FetchedSources | undefined } | undefined;
   for (const pass of readModes(io)) {
     const { rl, planned } = planList(text, pass, io);
@@ -49,6 +52,15 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   throw new Error('internal: the ResourceList read in full could not be written');
+}
+
+/**
+ * Plain manifests piped into `fn` (`kustomize build | rollstamp`): YAML whose top-level `kind:` lines name
+ * something, none of them ResourceList. A JSON ResourceList has no such line, so it is never taken for one.
+ */
+function isManifestStream(text: string): boolean {
+  const kinds = [...text.matchAll(/^kind:[ \t]*["']?([A-Za-z][\w]*)/gm)].map((m) => m[1]);
+  return kinds.length > 0 && !kinds.includes('ResourceList');
 }
 
 /** Reads and plans the ResourceList. The items stay inside: once planned, a tree nothing reads again can be freed. */
