@@ -1,15 +1,49 @@
 // Bundles the CLI into dist/ (what the package and the image ship): dist/rollstamp.js, the entry, and the chunks
 // it loads, all running with plain `node` and no node_modules.
-import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { slimClientNode } from './plugin/live/client-node-stubs.mjs';
-import { standaloneSchemaValidator } from './build/schema-validator.mjs';
+
+// The build needs the devDependencies. On a clone without `npm install` (`npm pack`, whose prepack builds, is
+// the usual way in) say so in one line instead of an import stack trace.
+const requireHere = createRequire(import.meta.url);
+const missing = ['esbuild', 'yaml', 'ajv'].filter((name) => {
+  try {
+    requireHere.resolve(`${name}/package.json`);
+    return false;
+  } catch {
+    return true;
+  }
+});
+if (missing.length > 0) {
+  process.stderr.write(`rollstamp build: ${missing.join(', ')} not installed: run \`npm ci\` (or \`npm install\`) first, then \`npm run build\` or \`npm pack\`\n`);
+  process.exit(1);
+}
+const { build } = await import('esbuild');
+const { slimClientNode } = await import('./plugin/live/client-node-stubs.mjs');
+const { standaloneSchemaValidator } = await import('./build/schema-validator.mjs');
+
+/** `git ARGS` in this directory, or '' (no git, not a checkout). */
+function git(...args) {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+// What `rollstamp version -o json` reports (plugin/commands/version.ts): the commit built, and its date (or
+// SOURCE_DATE_EPOCH), so two builds of one commit are the same bytes.
+const epoch = process.env.SOURCE_DATE_EPOCH;
+const commitDate = epoch ? new Date(Number(epoch) * 1000) : git('log', '-1', '--format=%cI') ? new Date(git('log', '-1', '--format=%cI')) : undefined;
+const buildInfo = {
+  commit: process.env.ROLLSTAMP_COMMIT || git('rev-parse', 'HEAD') || 'unknown',
+  buildDate: commitDate && !Number.isNaN(commitDate.getTime()) ? commitDate.toISOString() : 'unknown',
+};
 
 // yaml's package sends the `node` condition to its CommonJS build; its ESM build (`browser/`, same code) bundles
 // without CommonJS wrappers and their start-up cost.
-const yamlDir = dirname(createRequire(import.meta.url).resolve('yaml/package.json'));
+const yamlDir = dirname(requireHere.resolve('yaml/package.json'));
 const yamlEsm = {
   name: 'yaml-esm',
   setup(b) {
@@ -64,6 +98,7 @@ const { metafile } = await build({
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
   // The functionConfig validator is generated here (ajv standalone code), so ajv itself is not bundled.
   plugins: [slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
+  define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo) },
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,

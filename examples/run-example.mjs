@@ -22,7 +22,17 @@ function rollstamp(args, input, ok = [0]) {
   return r.stdout;
 }
 
-/** A line diff (longest common subsequence) showing changed lines with one line of context. */
+/** The workload each document of a stream is, by document index (every workload: --targets all). */
+function targetNames(stream) {
+  const report = JSON.parse(rollstamp(['explain', '--json', '--targets', 'all', '-'], stream));
+  const id = (r) => [r.apiVersion, r.kind, r.namespace, r.name].filter((p) => p).join('/');
+  return new Map(report.targets.map((t) => [t.file?.index ?? 0, id(t.resourceRef)]));
+}
+
+/**
+ * A line diff (longest common subsequence) showing changed lines with one line of context, removed lines
+ * before added ones, and each hunk under a line naming the object it is in (`@ apps/v1/Deployment/shop/web`).
+ */
 function changedLines(before, after) {
   const a = before.split('\n');
   const b = after.split('\n');
@@ -34,11 +44,18 @@ function changedLines(before, after) {
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push(['  ', a[i++], j++]);
-    else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push(['+ ', b[j++]]);
-    else ops.push(['- ', a[i++]]);
+    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push(['- ', a[i++], j]);
+    else ops.push(['+ ', b[j], j++]);
   }
+  // The document a line of `after` is in: the `---` separators above it (one at the very top opens document 0).
+  const docOf = (line) => b.slice(0, line).filter((l) => l === '---').length - (b[0] === '---' ? 1 : 0);
+  const names = targetNames(after);
   const shown = ops.map((op, k) => op[0] !== '  ' || ops[k + 1]?.[0].trim() || ops[k - 1]?.[0].trim());
-  return ops.flatMap((op, k) => (shown[k] ? [`${op[0]}${op[1]}`] : shown[k - 1] ? ['  ...'] : []));
+  return ops.flatMap((op, k) => {
+    if (!shown[k]) return shown[k - 1] ? ['  ...'] : [];
+    const head = shown[k - 1] ? [] : [`@ ${names.get(docOf(op[2])) ?? `document ${docOf(op[2]) + 1}`}`];
+    return [...head, `${op[0]}${op[1]}`];
+  });
 }
 
 function basicExample() {
@@ -85,9 +102,9 @@ function kagent1xExample() {
   const dir = 'examples/kagent-1x';
   const files = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `${dir}/${f}`);
   console.log('\nkagent 1.x (api.kagent.dev) recompiles its agents itself; rollstamp writes nothing into them:');
-  console.log(`$ rollstamp stamp --check ${files.join(' ')}`);
-  rollstamp(['stamp', '--check', ...files]);
-  console.log('(exit 0: nothing to stamp)');
+  console.log(`$ rollstamp stamp --check --allow-no-targets ${files.join(' ')}`);
+  rollstamp(['stamp', '--check', '--allow-no-targets', ...files]);
+  console.log('(exit 0: nothing to stamp; without --allow-no-targets, --check refuses a render with no targets)');
   const input = rollstamp(['stamp', ...files]);
   console.log('\nRotating openai-key.api-key and the search-api token, and asking which agents that recompiles:');
   console.log('$ rollstamp diff old.yaml new.yaml');

@@ -26,7 +26,8 @@ Commands:
   generate  Argo CD config management plugin: render the current directory, stamp, print
   explain   show each target's sources, keys and digests (never values); -o json|yaml for machines
   diff      compare two renders: which workloads roll, which sources and keys caused it
-  version   print the version
+  version   print the version; -o json adds the commit and build date
+  completion  print a shell completion script: bash, zsh or fish
 
 Flags:
 ${flagsHelp(GLOBAL_FLAGS)}
@@ -60,6 +61,14 @@ const COMMANDS: Record<string, Command> = {
     help: async () => (await import('./commands/diff.ts')).DIFF_HELP,
     run: async (a, io) => (await import('./commands/diff.ts')).runDiff(a, io),
   },
+  version: {
+    help: async () => (await import('./commands/version.ts')).VERSION_HELP,
+    run: async (a, io) => (await import('./commands/version.ts')).runVersion(a, io),
+  },
+  completion: {
+    help: async () => (await import('./commands/completion.ts')).COMPLETION_HELP,
+    run: async (a, io) => (await import('./commands/completion.ts')).runCompletion(a, io),
+  },
 };
 
 export const VERSION: string = pkg.version;
@@ -68,8 +77,7 @@ export const VERSION: string = pkg.version;
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const args = argv.filter((a) => a !== '--debug');
   const [first, ...rest] = args;
-  if (first === '--version' || first === '-V' || first === 'version') {
-    if (first === 'version' && rest.length > 0) throw new UsageError(`version takes no arguments (got ${rest[0]})`);
+  if (first === '--version' || first === '-V') {
     await io.writeStdout(`rollstamp ${VERSION}\n`);
     return 0;
   }
@@ -84,7 +92,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const name = first === undefined || first.startsWith('-') ? 'fn' : first;
   const command = COMMANDS[name];
   if (!command) {
-    const near = closest(name, [...Object.keys(COMMANDS), 'version', 'help']);
+    const near = closest(name, [...Object.keys(COMMANDS), 'help']);
     throw new UsageError(`unknown command "${name}"; ${near ? `did you mean ${near}?` : 'run rollstamp --help'}`);
   }
   const commandArgs = first === undefined || first.startsWith('-') ? args : rest;

@@ -30,3 +30,11 @@ export class CheckFailed extends RollstampError {
     super(message, 3);
   }
 }
+
+/**
+ * The one stderr line of a failed run: `rollstamp: error: MESSAGE`. A message that is already a result
+ * line (`error: input.yaml …`, from the core's results) keeps its own `error: `, so every failure reads alike.
+ */
+export function errorLine(message: string): string {
+  return `rollstamp: ${message.startsWith('error: ') ? message : `error: ${message}`}\n`;
+}

@@ -11,6 +11,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
+import { errorLine } from './errors.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
@@ -70,7 +71,7 @@ function supervise(): void {
           if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
           if (termPending) void terminate(' after the output was written');
           else if (err) {
-            process.stderr.write(`rollstamp: cannot write the output (${(err as NodeJS.ErrnoException).code ?? err.name})\n`);
+            process.stderr.write(errorLine(`cannot write the output (${(err as NodeJS.ErrnoException).code ?? err.name})`));
             process.exit(1);
           } else send({ kind: 'written' });
         });
@@ -88,9 +89,9 @@ function supervise(): void {
     finished = true;
     void killGroups(groups).then(() => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        process.stderr.write(`rollstamp: out of memory: the run needed more than the JavaScript heap limit of ${heapMb} MiB (raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES); nothing was written\n`);
+        process.stderr.write(`rollstamp: error: out of memory: the run needed more than the JavaScript heap limit of ${heapMb} MiB (raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES); nothing was written\n`);
       } else {
-        process.stderr.write(`rollstamp: internal error (${err.name ?? 'unknown'}); rerun with --debug for details\n`);
+        process.stderr.write(errorLine(`internal error (${err.name ?? 'unknown'}); rerun with --debug for details`));
         if (process.argv.includes('--debug')) process.stderr.write(`${err.stack ?? String(err)}\n`);
       }
       process.exit(1);
@@ -98,7 +99,7 @@ function supervise(): void {
   });
   worker.on('exit', () => {
     if (!finished) {
-      process.stderr.write('rollstamp: internal error (the run ended without a result)\n');
+      process.stderr.write(errorLine('internal error (the run ended without a result)'));
       process.exitCode = 1;
     }
   });

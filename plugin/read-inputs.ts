@@ -11,6 +11,8 @@ export interface InputFile {
   /** As shown in results: relative to the working directory, or `<stdin>`. */
   path: string;
   text: string;
+  /** Found by reading a directory argument (not named itself, not stdin). */
+  fromDirectory?: true;
 }
 
 /** Default limit on the total input: 10 MiB (Argo CD's own default for directory apps). */
@@ -46,7 +48,7 @@ export async function readInputs(paths: readonly string[], io: Io, maxBytes: num
       const info = await stat(file.real);
       if (!info.isFile()) throw new InputError(`${file.shown}: not a regular file`);
       account(file.shown, info.size);
-      files.push({ path: file.shown, text: decode(await readFile(file.real), file.shown) });
+      files.push({ path: file.shown, text: decode(await readFile(file.real), file.shown), ...(file.shown !== p ? { fromDirectory: true as const } : {}) });
     }
   }
   return files;

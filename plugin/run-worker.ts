@@ -3,7 +3,7 @@
 // groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runCli } from './cli.ts';
-import { RollstampError } from './errors.ts';
+import { errorLine, RollstampError } from './errors.ts';
 import { onChild } from './exec.ts';
 import type { Io } from './io.ts';
 
@@ -75,15 +75,15 @@ async function reportError(err: unknown, debug: boolean, io: Io): Promise<number
   // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
   const { oneLine } = await import('../function/index.ts');
   if (err instanceof RollstampError) {
-    io.writeStderr(`rollstamp: ${oneLine(err.message)}\n`);
+    io.writeStderr(errorLine(oneLine(err.message)));
     return err.exitCode;
   }
   if (((err as { code?: string })?.code ?? '').startsWith('ERR_PARSE_ARGS')) {
-    io.writeStderr(`rollstamp: ${oneLine((err as Error).message)}; see --help\n`);
+    io.writeStderr(errorLine(`${oneLine((err as Error).message)}; see --help`));
     return 2;
   }
   // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
-  io.writeStderr(`rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`);
+  io.writeStderr(errorLine(`internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details`));
   if (debug) io.writeStderr(`${(err as Error)?.stack ?? String(err)}\n`);
   return 1;
 }

@@ -7,6 +7,8 @@ import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
 import { envOf } from './settings-table.ts';
+import configSchema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
+import { closest } from './flags.ts';
 import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
@@ -26,14 +28,14 @@ export const HELM_ALLOW_HTTP_ENV = envOf('helmAllowHttp');
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
   const read = readConfig(functionConfig, overrides, origin, labels);
-  if ('results' in read) throw new InputError(summarize(read.results));
+  if ('results' in read) throw new InputError(summarize(read.results.map(suggestSetting)));
   return read.config;
 }
 
 /** `configFrom` for settings already located (and checked) by the caller. */
 export function configFromLocated(located: LocatedSettings, overrides: RawSettings, origin: string, labels: Record<string, string>): Config {
   const read = readLocatedConfig(located, overrides, origin, labels);
-  if ('results' in read) throw new InputError(summarize(read.results));
+  if ('results' in read) throw new InputError(summarize(read.results.map(suggestSetting)));
   return read.config;
 }
 
@@ -154,16 +156,29 @@ export function positiveWholeEnv(io: Io, name: string, unit: string, max = Numbe
   return Number(raw);
 }
 
+/** The settings a functionConfig may hold (the schema's `spec`), for "did you mean" on a typo. */
+const SETTING_NAMES = Object.keys(configSchema.definitions.spec.properties);
+
+/**
+ * `data.onMising: unknown setting` (a typo in `kpt fn eval -- onMising=warn`, a ConfigMap or a RollstampConfig)
+ * gets `; did you mean onMissing?` when one setting is near, as a mistyped flag does.
+ */
+function suggestSetting(r: Result): Result {
+  const m = /(?:^|\.)([^.\s]+): unknown setting$/.exec(r.message);
+  const near = m ? closest(m[1]!, SETTING_NAMES) : undefined;
+  return near ? { ...r, message: `${r.message}; did you mean ${near}?` } : r;
+}
+
 /** Each warning result as one `rollstamp: warning: …` line on stderr. */
 export function printWarnings(results: readonly Result[], io: Io): void {
   for (const r of results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
 }
 
-/** One line for a run that failed: the first error, and how many more there are. */
+/** One line for a run that failed: the first error, how many more there are, and how to see them all. */
 export function summarize(results: readonly Result[]): string {
   const errors = results.filter((r) => r.severity === 'error');
   const first = errors[0] ?? results[0];
   if (!first) return 'failed';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''}: rollstamp explain over the same input and flags lists them all)` : '';
   return `${formatResult(first)}${more}`;
 }

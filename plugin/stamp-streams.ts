@@ -18,8 +18,18 @@ export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpt
 }
 
 /** Reads plain multi-document inputs and stamps them. */
-export async function stampStreams(paths: readonly string[], config: Config, io: Io, live: LiveSettings = {}, core: Pick<StampOptions, 'keyDetail' | 'kagentPreview'> = {}): Promise<RunOutcome> {
-  return stampFiles(await readInputs(paths, io, maxInputBytes(io)), config, io, { ...core, live });
+export async function stampStreams(
+  paths: readonly string[],
+  config: Config,
+  io: Io,
+  live: LiveSettings = {},
+  core: Pick<StampOptions, 'keyDetail' | 'kagentPreview'> & { dropLocalConfigFromDirectories?: boolean } = {},
+): Promise<RunOutcome> {
+  const { dropLocalConfigFromDirectories, ...rest } = core;
+  const files = await readInputs(paths, io, maxInputBytes(io));
+  // stamp: a directory's local-config documents are settings, not objects (#23).
+  const inputs = dropLocalConfigFromDirectories ? files.map((f) => ({ ...f, dropLocalConfig: f.fromDirectory === true })) : files;
+  return stampFiles(inputs, config, io, { ...rest, live });
 }
 
 export interface StampOptions {

@@ -17,6 +17,8 @@ import { serializeStream } from '../write/stream.ts';
 export interface StreamInput {
   path: string;
   text: string;
+  /** Drop this stream's local-config documents (see StreamRunOptions.dropLocalConfig). Default: false. */
+  dropLocalConfig?: boolean;
 }
 
 export interface StreamRunOptions {
@@ -46,7 +48,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
  */
 export function startStreamRun(files: readonly StreamInput[], options: StreamRunOptions): Run {
   const { config } = options;
-  const keep = options.dropLocalConfig ? (d: StreamDoc) => !isLocalConfigDoc(d) : () => true;
+  const keep = (d: StreamDoc, file: StreamInput): boolean => !((options.dropLocalConfig || file.dropLocalConfig) && isLocalConfigDoc(d));
   const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
   const first = readAndPlan(files, keep, modes[0]!, options);
   if ('results' in first) return failedRun(config, first.results);
@@ -74,7 +76,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
 }
 
 /** The streams read and planned: document by document in `fast` mode where the documents allow, else whole. */
-function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
   options.trace?.('reading');
   return (mode === 'fast' ? planDocuments(files, keep, options) : undefined) ?? readStreams(files, keep, mode, options);
 }
@@ -83,7 +85,7 @@ function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc) => bool
  * Reads and plans each document in turn. Undefined when a document cannot be read alone (see
  * streamDocuments): the streams are then read whole, which reports what it found with the stream's lines.
  */
-function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, options: StreamRunOptions): Planned | undefined {
+function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, options: StreamRunOptions): Planned | undefined {
   const planner = startPlan(options.config, options.deadline);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
@@ -95,7 +97,7 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => bo
         if (!step.value) return undefined;
         break;
       }
-      if (!keep(step.value)) continue;
+      if (!keep(step.value, file)) continue;
       docs.push(step.value);
       const read = streamItems([step.value], planner.items);
       results.push(...read.results);
@@ -109,13 +111,13 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc) => bo
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
     const stream = parseStream(file.text, file.path, mode);
     if ('results' in stream) results.push(...stream.results);
-    else parsed.push(stream.docs.filter(keep));
+    else parsed.push(stream.docs.filter((d) => keep(d, file)));
   }
   if (hasErrors(results)) return { results };
   const read = streamItems(parsed.flat());

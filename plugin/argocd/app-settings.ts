@@ -5,6 +5,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
+import { closest } from '../flags.ts';
 import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
 import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
@@ -55,14 +56,14 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
       output = value;
       continue;
     }
-    checkName(field, name);
+    checkName(field, name, envName);
     overrides[field] = value;
     labels[field] = name;
   }
   for (const param of parameters(io.env.ARGOCD_APP_PARAMETERS)) {
     const field = camel(param.name.replace(/-/g, '_'));
     const where = `parameter ${param.name}`;
-    checkName(field, where);
+    checkName(field, where, kebab, param.name);
     if (param.map !== undefined) throw new UsageError(`${where}: expected a string or an array, not a map`);
     overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
     labels[field] = where;
@@ -93,8 +94,16 @@ function asUsageError<T>(read: () => T): T {
   }
 }
 
-/** Refuses a name that is not an app setting; operator-only ones (in any spelling) say so. */
-function checkName(field: string, where: string): void {
+/** A setting as a parameter names it (`values-files`), and as plugin env (`ARGOCD_ENV_ROLLSTAMP_VALUES_FILES`). */
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const envName = (name: string): string => `ARGOCD_ENV_ROLLSTAMP_${kebab(name).replace(/-/g, '_').toUpperCase()}`;
+
+/**
+ * Refuses a name that is not an app setting; operator-only ones (in any spelling) say so. An unknown one is
+ * named, with the nearest allowed one and the list, as the place it came from spells them (`spell`): a
+ * parameter as the Application writes it (`values-files`), plugin env as `ARGOCD_ENV_ROLLSTAMP_…`.
+ */
+function checkName(field: string, where: string, spell: (name: string) => string = (n) => n, written = spell(field)): void {
   if (APP_SETTINGS.includes(field)) return;
   const operator = OPERATOR_ONLY.find((name) => fold(name) === fold(field));
   if (operator) {
@@ -103,7 +112,10 @@ function checkName(field: string, where: string): void {
   if (FROM_ARGOCD.some((name) => fold(name) === fold(field))) {
     throw new UsageError(`${where}: defaultNamespace cannot be set by the repository: the namespace is the Application's destination namespace`);
   }
-  throw new UsageError(`${where}: unknown setting ${field} (allowed: ${APP_SETTINGS.join(', ')})`);
+  const allowed = APP_SETTINGS.map(spell);
+  // A camelCase parameter (`valuesFile`) is compared as the kebab-case it stands for.
+  const near = closest(written, allowed) ?? closest(kebab(written), allowed);
+  throw new UsageError(`${where}: unknown setting ${written}${near ? `; did you mean ${near}?` : ''} (allowed: ${allowed.join(', ')})`);
 }
 
 const fold = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -14,7 +14,7 @@ import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-
 import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result, type RunOutcome } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
-const DIFF_FLAGS: readonly FlagSpec[] = [
+export const DIFF_FLAGS: readonly FlagSpec[] = [
   {
     name: 'output',
     short: 'o',

@@ -12,7 +12,7 @@ import { renderKagent1xText } from '../kagent1x-explain.ts';
 import { formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
-const EXPLAIN_FLAGS: readonly FlagSpec[] = [
+export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
   { name: 'output', short: 'o', type: 'string', values: ['text', 'json', 'yaml'], help: 'text for people (default); json or yaml for machines (full digests)' },
   { name: 'json', type: 'boolean', help: 'the same as -o json' },
   ALLOW_EMPTY_FLAG,

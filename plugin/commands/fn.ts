@@ -32,9 +32,13 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (first !== undefined) throw new UsageError(`fn takes no arguments (got ${first}); it reads a ResourceList on stdin`);
   refuseTerminalStdin('fn', [], io);
   const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
+  const text = stdin!.text;
+  if (isManifestStream(text)) {
+    throw new InputError('stdin is a manifest stream, not a ResourceList: rollstamp fn reads the one ResourceList kpt or kustomize sends; for plain manifests run rollstamp stamp -');
+  }
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
   const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
-  const run = startListRun(stdin!.text, { reader: readerSetting(io), ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
+  const run = startListRun(text, { reader: readerSetting(io), ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results));
   const hashKey = await loadHashKey(run.config, io);
   const fetched = await readLiveSources(run, {}, io);
@@ -44,4 +48,13 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
   await io.writeStdout(outcome.output);
   return 0;
+}
+
+/**
+ * Plain manifests piped into `fn` (`kustomize build | rollstamp`): YAML whose top-level `kind:` lines name
+ * something, none of them ResourceList. A JSON ResourceList has no such line, so it is never taken for one.
+ */
+function isManifestStream(text: string): boolean {
+  const kinds = [...text.matchAll(/^kind:[ \t]*["']?([A-Za-z][\w]*)/gm)].map((m) => m[1]);
+  return kinds.length > 0 && !kinds.includes('ResourceList');
 }

@@ -11,8 +11,9 @@ import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { hasErrors, resourceId } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
-const STAMP_FLAGS: readonly FlagSpec[] = [
+export const STAMP_FLAGS: readonly FlagSpec[] = [
   { name: 'check', type: 'boolean', help: 'print nothing; exit 3 if any stamp would change (CI over hydrated manifests)' },
+  { name: 'allow-no-targets', type: 'boolean', help: 'with --check: succeed when no workload is a target (default: exit 1,\nso a mistyped --selector does not keep CI green)' },
   { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
   ALLOW_EMPTY_FLAG,
   ...INPUT_FLAGS,
@@ -21,7 +22,8 @@ const STAMP_FLAGS: readonly FlagSpec[] = [
 export const STAMP_HELP = `Usage: rollstamp stamp [flags] [PATH... | -]
 
 Reads Kubernetes manifests (multi-document YAML or JSON files; directories are read recursively for
-*.yaml, *.yml, *.json; no PATH or - reads stdin), writes the hash of the Secrets and ConfigMaps each target
+*.yaml, *.yml, *.json, leaving out documents marked config.kubernetes.io/local-config; no PATH or - reads
+stdin), writes the hash of the Secrets and ConfigMaps each target
 workload uses into its pod template (rollstamp.dev/hash), and prints the whole stream. Documents that did not
 change are printed byte for byte as they were read.
 
@@ -38,19 +40,34 @@ Examples:
   helm template app ./chart -n shop | rollstamp stamp -n shop -
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
 
-Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error (one line on
-stderr; nothing on stdout), 2 bad usage, 3 --check found changes.`;
+Exit status: 0 success, 1 invalid input, no objects (without --allow-empty), --check with no target
+workloads (without --allow-no-targets) or an error (one line on stderr; nothing on stdout), 2 bad usage,
+3 --check found changes.`;
+
+/** How to make a workload a target, as explain says it. */
+const OPT_IN = 'opt in with rollstamp.dev/enabled: "true", --selector or --targets all';
 
 export async function runStamp(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(args, [...STAMP_FLAGS, ...CONFIG_FLAGS], 'stamp');
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('stamp', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)));
+  // A directory's local-config documents (a RollstampConfig, a Kptfile) are settings, not objects to apply:
+  // they are left out of the output, as generate and kustomize leave them out (#23).
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { dropLocalConfigFromDirectories: true });
   const { results } = run;
   if (hasErrors(results)) throw new InputError(summarize(results));
   refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
+  // An empty input allowed by --allow-empty has no targets by nature: only objects without one count here.
+  const noTargets = run.objects > 0 && run.targets.length === 0;
+  if (noTargets && values.check && values['allow-no-targets'] !== true) {
+    throw new InputError(`--check found no target workloads (a mistyped --selector?): ${OPT_IN}, or pass --allow-no-targets`);
+  }
+  // A result about an object (an opted-in Job, a Service with no pod template) already says why nothing was
+  // stamped; the opt-in hint is for a stream where nothing was chosen at all.
+  const explained = results.some((r) => r.resourceRef !== undefined);
+  if (noTargets && !explained && !values.quiet) io.writeStderr(`rollstamp: warning: no target workloads: ${OPT_IN}\n`);
   if (values.check) {
     const changed = run.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);

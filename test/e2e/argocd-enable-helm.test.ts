@@ -59,7 +59,7 @@ const canaryFile = (): string => join(tempDir('canary'), 'ran');
 withTools('a kustomization whose helmGlobals.configHome brings a getter plugin is refused, and the plugin never runs (#21)', () => {
   const canary = canaryFile();
   const r = generateIn(maliciousRepo(canary), { path: 'apps/web', binDirs: [helmForKustomize()], sidecarEnv: ENABLE_HELM });
-  assertFailsClosed(r, { code: 1, message: /^rollstamp: apps\/web\/kustomization\.yaml: helmGlobals\.configHome is refused: helm would run plugins/m });
+  assertFailsClosed(r, { code: 1, message: /^rollstamp: error: apps\/web\/kustomization\.yaml: helmGlobals\.configHome is refused: helm would run plugins/m });
   assert.not.ok(existsSync(canary), 'the repository\'s getter ran');
 });
 
@@ -131,12 +131,12 @@ withTools('a local chart in helmCharts still renders and is stamped, with every 
 withTools('helmCharts[].repo: a plugin scheme is refused; http:// only with ROLLSTAMP_HELM_ALLOW_HTTP=true; https:// and oci:// reach helm (#21)', () => {
   const repo = (url: string): string => repository({ 'apps/web/kustomization.yaml': `helmCharts:\n- {name: x, version: 0.1.0, repo: "${url}"}\n` });
   const app = (extra: Record<string, string> = {}): CmpApp => ({ path: 'apps/web', binDirs: [helmForKustomize()], sidecarEnv: { ...ENABLE_HELM, ...extra } });
-  assertFailsClosed(generateIn(repo('evil://h/charts'), app()), { code: 1, message: /^rollstamp: apps\/web\/kustomization\.yaml: helmCharts\[0\]\.repo: chart repository refused: scheme evil:\/\/ \(accepted: https:\/\/, oci:\/\/ and local charts\)$/m });
+  assertFailsClosed(generateIn(repo('evil://h/charts'), app()), { code: 1, message: /^rollstamp: error: apps\/web\/kustomization\.yaml: helmCharts\[0\]\.repo: chart repository refused: scheme evil:\/\/ \(accepted: https:\/\/, oci:\/\/ and local charts\)$/m });
   assertFailsClosed(generateIn(repo('@stable'), app()), { code: 1, message: /helmCharts\[0\]\.repo: chart repository refused: a repository alias/ });
   assertFailsClosed(generateIn(repo('http://127.0.0.1:9/charts'), app()), { code: 1, message: /helmCharts\[0\]\.repo: a plain http:\/\/ chart repository is refused .*ROLLSTAMP_HELM_ALLOW_HTTP=true/ });
   // Allowed (or https/oci): the check passes and kustomize's helm fails to reach the closed port instead.
   for (const [url, extra] of [['http://127.0.0.1:9/charts', { ROLLSTAMP_HELM_ALLOW_HTTP: 'true' }], ['https://127.0.0.1:9/charts', {}], ['oci://127.0.0.1:9/charts', {}]] as const) {
-    assertFailsClosed(generateIn(repo(url), app(extra)), { code: 1, message: /^rollstamp: rendering kustomize in apps\/web: kubectl failed/m });
+    assertFailsClosed(generateIn(repo(url), app(extra)), { code: 1, message: /^rollstamp: error: rendering kustomize in apps\/web: kubectl failed/m });
   }
   assertFailsClosed(generateIn(repo('http://127.0.0.1:9/charts'), { ...app(), env: { ROLLSTAMP_HELM_ALLOW_HTTP: 'true' } }), { code: 2, message: /helmAllowHttp cannot be set by the repository: it is operator-only/ });
 });
@@ -155,7 +155,7 @@ const helmApp = (extra: Record<string, string> = {}): CmpApp => ({ path: 'charts
 
 withHelm('Chart.yaml dependencies: only https://, oci:// and file:// in the repository; http:// only with ROLLSTAMP_HELM_ALLOW_HTTP=true (#21)', () => {
   const cases: [string, RegExp][] = [
-    ['evil://h/charts', /^rollstamp: charts\/shop\/Chart\.yaml: dependencies\[0\]\.repository: chart repository refused: scheme evil:\/\//m],
+    ['evil://h/charts', /^rollstamp: error: charts\/shop\/Chart\.yaml: dependencies\[0\]\.repository: chart repository refused: scheme evil:\/\//m],
     ['@stable', /dependencies\[0\]\.repository: chart repository refused: a repository alias/],
     ['alias:stable', /dependencies\[0\]\.repository: chart repository refused: a repository alias/],
     ['http://127.0.0.1:9/charts', /dependencies\[0\]\.repository: a plain http:\/\/ chart repository is refused/],
@@ -171,7 +171,7 @@ withHelm('a Chart.lock or requirements.lock that is a symlink is refused before 
   for (const lock of ['Chart.lock', 'requirements.lock']) {
     const repo = repository({ ...withDependency('file://../lib'), 'charts/lib/Chart.yaml': 'apiVersion: v2\nname: lib\nversion: 0.1.0\n', 'charts/target.txt': 'keep\n' });
     symlinkSync('../target.txt', join(repo, 'charts/shop', lock));
-    assertFailsClosed(generateIn(repo, helmApp()), { code: 1, message: new RegExp(`^rollstamp: charts/shop/${lock.replace('.', '\\.')}: a symlink; refused \\(helm dependency build would write through it\\)$`, 'm') });
+    assertFailsClosed(generateIn(repo, helmApp()), { code: 1, message: new RegExp(`^rollstamp: error: charts/shop/${lock.replace('.', '\\.')}: a symlink; refused \\(helm dependency build would write through it\\)$`, 'm') });
     assert.is(readFileSync(join(repo, 'charts/target.txt'), 'utf8'), 'keep\n', 'the link\'s target is untouched');
   }
 });
@@ -181,7 +181,7 @@ withHelm('a file:// dependency outside the repository is refused before helm dep
   mkdirSync(join(outside, 'lib'));
   writeFileSync(join(outside, 'lib/Chart.yaml'), 'apiVersion: v2\nname: lib\nversion: 0.1.0\n');
   const r = generateIn(repository(withDependency(`file://${outside}/lib`)), helmApp());
-  assertFailsClosed(r, { code: 1, message: /^rollstamp: charts\/shop\/Chart\.yaml: dependency \(an absolute file:\/\/ path\): outside the repository; refused$/m, canaries: [outside] });
+  assertFailsClosed(r, { code: 1, message: /^rollstamp: error: charts\/shop\/Chart\.yaml: dependency \(an absolute file:\/\/ path\): outside the repository; refused$/m, canaries: [outside] });
 });
 
 test.run();

@@ -48,7 +48,7 @@ test('redactPaths: repository paths relative, other paths of this filesystem rep
 test('a hash key file that cannot be read is named without its sidecar path (#21)', () => {
   const missing = join(tempDir('sidecar'), 'no', 'key');
   const r = generateIn(repository({ 'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n' }), { path: 'app', sidecarEnv: { ROLLSTAMP_HASH_KEY_FILE: missing } });
-  assertFailsClosed(r, { code: 1, message: /^rollstamp: hash key file <path outside the repository>: cannot read file$/m, canaries: [missing] });
+  assertFailsClosed(r, { code: 1, message: /^rollstamp: error: hash key file <path outside the repository>: cannot read file$/m, canaries: [missing] });
   assertNoSidecarPath(r.stderr, 'hash key file');
 });
 

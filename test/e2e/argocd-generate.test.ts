@@ -353,7 +353,7 @@ withHelm('helm app: helm template with the release from ARGOCD_APP_NAME, the des
   // The chart refuses clusters older than 1.30: helm fails, and so does the render.
   assertFailsClosed(generate(repo, { ...app, kube: { version: '1.29.9', apiVersions: KUBE_API_VERSIONS } }), {
     code: 1,
-    message: /^rollstamp: rendering helm in charts\/shop: helm failed \(exit 1\)$/m,
+    message: /^rollstamp: error: rendering helm in charts\/shop: helm failed \(exit 1\)$/m,
   });
 });
 
@@ -455,12 +455,12 @@ test('operator settings: the sidecar environment may set a hash key; env, parame
 
   assertFailsClosed(generate(repo, { path: 'apps/plain', env: { ROLLSTAMP_HASH_KEY: key } }), {
     code: 2,
-    message: /^rollstamp: ARGOCD_ENV_ROLLSTAMP_HASH_KEY: hashKey cannot be set by the repository: it is operator-only/,
+    message: /^rollstamp: error: ARGOCD_ENV_ROLLSTAMP_HASH_KEY: hashKey cannot be set by the repository: it is operator-only/,
     secrets: [key],
   });
   assertFailsClosed(generate(repo, { path: 'apps/plain', params: [{ name: 'hash-key-file', string: 'hash.key' }] }), {
     code: 2,
-    message: /^rollstamp: parameter hash-key-file: hashKeyFile cannot be set by the repository/,
+    message: /^rollstamp: error: parameter hash-key-file: hashKeyFile cannot be set by the repository/,
     secrets: [key],
   });
   const settings = repository({
@@ -470,7 +470,7 @@ test('operator settings: the sidecar environment may set a hash key; env, parame
   });
   assertFailsClosed(generate(settings, { path: 'apps/plain' }), {
     code: 2,
-    message: /^rollstamp: \.rollstamp\.yaml spec\.hashKeyFile: hashKeyFile cannot be set by the repository: it is operator-only/,
+    message: /^rollstamp: error: \.rollstamp\.yaml spec\.hashKeyFile: hashKeyFile cannot be set by the repository: it is operator-only/,
     secrets: [key],
   });
 });
@@ -492,7 +492,7 @@ test('broken apps fail closed: malformed YAML, invalid base64 in a used Secret, 
     message: /^rollstamp: error: db\.yaml(#1)? v1\/Secret\/db data\.password: value is not valid base64$/m,
     secrets: [leaked, 'tr0ub4dor'],
   });
-  const empty = { code: 1, message: /^rollstamp: the directory render produced no objects; refusing an empty result/ };
+  const empty = { code: 1, message: /^rollstamp: error: the directory render produced no objects; refusing an empty result/ };
   assertFailsClosed(generate(repo, { path: 'apps/readme-only' }), empty);
   const emptyDir = (_: string, checkout: string): void => mkdirSync(join(checkout, 'apps/empty'));
   assertFailsClosed(generate(repo, { path: 'apps/empty', prepare: emptyDir }), empty);
@@ -509,7 +509,7 @@ withKubectl('broken kustomize app: a kustomization naming a missing file fails c
   });
   assertFailsClosed(generate(repo, { path: 'apps/broken' }), {
     code: 1,
-    message: /^rollstamp: rendering kustomize in apps\/broken: kubectl failed \(exit 1\)$/m,
+    message: /^rollstamp: error: rendering kustomize in apps\/broken: kubectl failed \(exit 1\)$/m,
     secrets: [literal, 'missing.yaml'],
   });
 });
@@ -534,7 +534,7 @@ test('values files outside the repository are refused before helm runs: ../ path
     const r = generate(repo, { path: 'charts/shop', prepare: neighbour, params: [{ name: 'values-files', array: ['values.yaml', file] }] });
     assertFailsClosed(r, { code: 2, message: /: outside the repository\n$/, secrets: [outside, 'NEIGHBOUR'] });
     // An absolute path is a place on the sidecar: never printed (#21).
-    assert.ok(r.stderr.startsWith(`rollstamp: values file ${file.startsWith('/') ? '<path outside the repository>' : file}: `), r.stderr);
+    assert.ok(r.stderr.startsWith(`rollstamp: error: values file ${file.startsWith('/') ? '<path outside the repository>' : file}: `), r.stderr);
   }
 });
 

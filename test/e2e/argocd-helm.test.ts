@@ -135,7 +135,7 @@ withHelm('a dependency that cannot be fetched fails closed with one line (an unr
   const started = Date.now();
   assertFailsClosed(generateIn(repo, app()), {
     code: 1,
-    message: /^rollstamp: rendering helm in charts\/shop: a chart dependency could not be fetched \(helm dependency build: helm failed \(exit 1\)\)$/m,
+    message: /^rollstamp: error: rendering helm in charts\/shop: a chart dependency could not be fetched \(helm dependency build: helm failed \(exit 1\)\)$/m,
   });
   assert.ok(Date.now() - started < 45_000, 'within the render timeout');
   const gone = repository({
@@ -206,7 +206,7 @@ withKubectlAndHelm('ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS=--enable-helm on the sidec
   const repo = repository(files);
   const shim = helmForKustomize();
   const without = generateIn(repo, { path: 'apps/web', binDirs: [shim] });
-  assertFailsClosed(without, { code: 1, message: /^rollstamp: rendering kustomize in apps\/web: kubectl failed/ });
+  assertFailsClosed(without, { code: 1, message: /^rollstamp: error: rendering kustomize in apps\/web: kubectl failed/ });
   const r = generateIn(repo, { path: 'apps/web', binDirs: [shim], sidecarEnv: { ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS: '--enable-helm' } });
   assert.is(r.code, 0, r.stderr);
   const direct = run('kubectl', ['kustomize', '--enable-helm', '--helm-command', join(shim, 'helm'), join(repo, 'apps/web')], { env: { ...process.env, HOME: tempDir('kubectl-home') } });

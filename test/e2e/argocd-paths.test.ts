@@ -40,7 +40,7 @@ test('a source path like x/../charts/shop no longer moves the root up: ../../../
   const repo = repository(CHART);
   for (const path of ['x/../charts/shop', 'a/b/../../charts/shop', './charts/./shop/']) {
     const r = generateIn(repo, chartApp(path, { params: [{ name: 'values-files', array: ['../../../other-tenant/values.yaml'] }] }));
-    assertFailsClosed(r, { code: 2, message: /^rollstamp: values file \.\.\/\.\.\/\.\.\/other-tenant\/values\.yaml: outside the repository$/m, canaries: [OTHER_TENANT] });
+    assertFailsClosed(r, { code: 2, message: /^rollstamp: error: values file \.\.\/\.\.\/\.\.\/other-tenant\/values\.yaml: outside the repository$/m, canaries: [OTHER_TENANT] });
   }
 });
 
@@ -51,7 +51,7 @@ test('a source path that leaves the repository, or does not lead to the working 
   for (const raw of ['apps/../../apps/web', '/../web', '..', 'apps/web/../../..']) {
     assertFailsClosed(generateIn(repo, { path: 'apps/web', sourcePathEnv: raw, prepare: neighbours }), {
       code: 2,
-      message: new RegExp(`^rollstamp: ARGOCD_APP_SOURCE_PATH ${JSON.stringify(raw).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} leaves the repository$`, 'm'),
+      message: new RegExp(`^rollstamp: error: ARGOCD_APP_SOURCE_PATH ${JSON.stringify(raw).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} leaves the repository$`, 'm'),
     });
   }
   for (const raw of ['x/apps/web', 'apps/web/extra']) {
@@ -77,7 +77,7 @@ test('.Files.Get on files/key -> ../../../../sidecar-file (out of the checkout) 
     symlinkSync(target(work), join(checkout, 'charts/shop/files/key'));
   for (const target of [() => '../../../../sidecar-file', (w: string) => join(w, '_cmp_server', 'sidecar-file'), () => '../../../../_cmp_server/../sidecar-file']) {
     const r = generateIn(repo, chartApp('charts/shop', { prepare: linkOut(target) }));
-    assertFailsClosed(r, { code: 1, message: /^rollstamp: charts\/shop\/files\/key: symlink points outside the repository; refused$/m, canaries: [SIDECAR_FILE] });
+    assertFailsClosed(r, { code: 1, message: /^rollstamp: error: charts\/shop\/files\/key: symlink points outside the repository; refused$/m, canaries: [SIDECAR_FILE] });
   }
 });
 
@@ -107,7 +107,7 @@ test('a link out of the repository anywhere a chart reads is refused: a nested d
   const outsideDep = { ...CHART, 'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n- name: lib\n  version: 0.1.0\n  repository: file://../../../other-tenant\n' };
   assertFailsClosed(generateIn(repository(outsideDep), chartApp('charts/shop')), {
     code: 1,
-    message: /^rollstamp: charts\/shop\/Chart\.yaml: dependency file:\/\/\.\.\/\.\.\/\.\.\/other-tenant: outside the repository; refused$/m,
+    message: /^rollstamp: error: charts\/shop\/Chart\.yaml: dependency file:\/\/\.\.\/\.\.\/\.\.\/other-tenant: outside the repository; refused$/m,
     canaries: [OTHER_TENANT],
   });
 });
@@ -117,13 +117,13 @@ test('kustomize: a base outside the repository, and a link out under a base, are
   const outsideBase = repository({ [app]: 'resources:\n- ../../base\n- ../../../other-tenant\n', 'base/kustomization.yaml': 'resources: []\n' });
   assertFailsClosed(generateIn(outsideBase, { path: 'apps/web', prepare: neighbours }), {
     code: 1,
-    message: /^rollstamp: apps\/web\/kustomization\.yaml: \.\.\/\.\.\/\.\.\/other-tenant: outside the repository; refused$/m,
+    message: /^rollstamp: error: apps\/web\/kustomization\.yaml: \.\.\/\.\.\/\.\.\/other-tenant: outside the repository; refused$/m,
     canaries: [OTHER_TENANT],
   });
   const linkInBase = repository({ [app]: 'resources:\n- ../../base\n', 'base/kustomization.yaml': 'resources:\n- leak.yaml\n' });
   assertFailsClosed(
     generateIn(linkInBase, { path: 'apps/web', prepare: (w, c) => { neighbours(w); symlinkSync('../../sidecar-file', join(c, 'base/leak.yaml')); } }),
-    { code: 1, message: /^rollstamp: base\/leak\.yaml: symlink points outside the repository; refused$/m, canaries: [SIDECAR_FILE] },
+    { code: 1, message: /^rollstamp: error: base\/leak\.yaml: symlink points outside the repository; refused$/m, canaries: [SIDECAR_FILE] },
   );
 });
 
@@ -136,7 +136,7 @@ withHelm('in-bound links stay allowed: a chart file linked to a shared file in t
 
 test('a kustomization with a duplicate key is refused before kustomize runs: the walk must read what kustomize reads (#12)', () => {
   const repo = repository({ 'apps/web/kustomization.yaml': 'resources:\n- ../../../other-tenant\nresources:\n- ../../base\n', 'base/kustomization.yaml': 'resources: []\n' });
-  assertFailsClosed(generateIn(repo, { path: 'apps/web' }), { code: 1, message: /^rollstamp: apps\/web\/kustomization\.yaml: cannot be read to check its local dependencies$/m });
+  assertFailsClosed(generateIn(repo, { path: 'apps/web' }), { code: 1, message: /^rollstamp: error: apps\/web\/kustomization\.yaml: cannot be read to check its local dependencies$/m });
 });
 
 test.run();

@@ -1,28 +1,23 @@
-// The CI recipes of docs/ci (#16) run as written: the shell of every step of the GitHub Actions workflow and
-// of the GitLab CI job runs in a temporary git repository holding two revisions of an example (kustomize and
-// Helm), with the built bundle in place of the download step, `kubectl kustomize` where `kustomize` is not
-// installed, and stubs for `gh` and `curl` that record what would be posted.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The CI recipes of docs/ci (#16, #23) run as written: the shell of every step of the GitHub Actions workflow
+// and of the GitLab CI job runs in a temporary git repository holding two revisions of an example (kustomize
+// and Helm), with the built bundle in place of the download step, and their comment steps talk to a stub of
+// the GitHub and GitLab APIs on 127.0.0.1: the first comment, its update on a later push, the update to
+// "Nothing rolls.", another workflow's comment left alone, and a fork's read-only token keeping the job green.
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { git, readIfThere, replaceIn, runSteps, sh, type Step, twoRevisions } from './util-ci-runner.ts';
+import { type ForgeStub, startForgeStub, type StubComment } from './util-forge-stub.ts';
 
-interface GithubStep {
-  name?: string;
-  id?: string;
-  uses?: string;
-  if?: string;
-  env?: Record<string, string>;
-  run?: string;
-}
 interface GithubWorkflow {
-  jobs: Record<string, { env: Record<string, string>; steps: GithubStep[] }>;
+  jobs: Record<string, { env: Record<string, string>; steps: Step[] }>;
 }
 interface GitlabJob {
+  image: string;
   variables: Record<string, string>;
   before_script: string[];
   script: string[];
@@ -31,110 +26,42 @@ interface GitlabJob {
 
 const GITHUB = parse(readFileSync(join(ROOT, 'docs/ci/github-actions.yml'), 'utf8')) as GithubWorkflow;
 const GITLAB = parse(readFileSync(join(ROOT, 'docs/ci/gitlab-ci.yml'), 'utf8')) as Record<string, GitlabJob>;
+const MARKER = '<!-- rollstamp-diff -->';
+const ROTATED = ['c2hvcC1leGFtcGxlLXBhc3N3b3Jk', 'c2hvcC1leGFtcGxlLXBhc3N3b3JkMg=='] as const;
 const helm = obtainHelm();
 const kubectlTest = testNeeding('kubectl');
 const helmTest = testNeedingTool('helm', helm);
 
-/** Runs a shell script as the runner would (bash, errexit); never throws. */
-function sh(script: string, cwd: string, env: NodeJS.ProcessEnv, flags = ['-e', '-o', 'pipefail']): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync('bash', ['--noprofile', '--norc', ...flags, '-c', script], { cwd, env, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${r.error ? `${r.error.message}\n` : ''}${r.stderr ?? ''}` };
+const toolPath = (): string => [helm.ok ? dirname(helm.path) : '', process.env.PATH ?? ''].filter((p) => p !== '').join(':');
+
+interface GithubRun {
+  code: number;
+  stderr: string;
+  stdout: string;
+  summary: string;
 }
 
-function git(repo: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=rollstamp test', '-c', 'user.email=test@rollstamp.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
-  assert.is(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
-/** A repository with the example at `deploy/` in a base commit and a head commit with `change` applied. */
-function twoRevisions(example: string, change: (appDir: string) => void): { repo: string; base: string } {
-  const repo = tempDir('ci-repo');
-  git(repo, 'init', '-q', '-b', 'main');
-  cpSync(join(ROOT, example), join(repo, 'deploy'), { recursive: true });
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'base');
-  const base = git(repo, 'rev-parse', 'HEAD');
-  change(join(repo, 'deploy'));
-  writeFileSync(join(repo, 'NOTES.md'), 'a change that renders nothing\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'head');
-  return { repo, base };
-}
-
-function replaceIn(file: string, from: string, to: string): void {
-  const text = readFileSync(file, 'utf8');
-  assert.ok(text.includes(from), `${file} holds ${from}`);
-  writeFileSync(file, text.replace(from, to));
-}
-
-/** A bin directory with `gh` and `curl` stubs (they append their arguments and any body file to a log), and
- * `kustomize` / `helm` when the machine lacks them under those names. */
-function stubs(): { bin: string; log: string } {
-  const bin = tempDir('ci-bin');
-  const log = join(bin, 'calls.log');
-  const script = (name: string, body: string): void => {
-    writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(bin, name), 0o755);
-  };
-  // gh: --body-file FILE; curl: --data-urlencode body@FILE.
-  script('gh', `echo "gh $*" >> "${log}"\nwhile [ $# -gt 0 ]; do [ "$1" = --body-file ] && cat "$2" >> "${log}"; shift; done\nexit 0`);
-  script('curl', `echo "curl $*" >> "${log}"\nfor a in "$@"; do case "$a" in body@*) cat "\${a#body@}" >> "${log}";; esac; done\nexit 0`);
-  if (!findOnPath('kustomize')) script('kustomize', '[ "$1" = build ] && shift\nexec kubectl kustomize "$@"');
-  if (helm.ok) script('helm', `exec "${helm.path}" "$@"`);
-  return { bin, log };
-}
-
-const readLog = (log: string): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-
-/** `${{ a.b }}` → the value the test gives for `a.b`. */
-function expand(value: string, context: Record<string, string>): string {
-  return value.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => {
-    assert.ok(expr in context, `the workflow uses \${{ ${expr} }}, which the test does not provide`);
-    return context[expr]!;
-  });
-}
-
-/** The GitHub workflow's steps in order; `if: steps.ID.outputs.NAME == 'VALUE'` is evaluated. */
-function runGithub(repo: string, base: string, vars: Record<string, string>): { code: number; stderr: string; summary: string; posted: string } {
+/** The GitHub workflow's steps in order, against `stub` (GITHUB_API_URL), on pull request 16. */
+async function runGithub(repo: string, base: string, vars: Record<string, string>, stub: ForgeStub): Promise<GithubRun> {
   requireBundle();
   const job = GITHUB.jobs['rollstamp-diff']!;
-  const { bin, log } = stubs();
   const runnerTemp = tempDir('ci-runner');
   cpSync(dirname(BUNDLE), join(runnerTemp, 'package', 'dist'), { recursive: true }); // what "Get rollstamp" unpacks
-  const summary = join(runnerTemp, 'summary.md');
-  const context = { 'github.event.pull_request.base.sha': base, 'github.event.pull_request.number': '16', 'github.token': 'test-token', 'github.repository': 'example/shop' };
-  const outputs = new Map<string, Map<string, string>>();
-  const skipped: string[] = [];
-  for (const step of job.steps) {
-    if (step.uses || step.name === 'Get rollstamp') {
-      skipped.push(step.uses ?? step.name!);
-      continue;
-    }
-    const cond = step.if ? /^steps\.([\w-]+)\.outputs\.(\w+) == '([^']*)'$/.exec(step.if) : undefined;
-    if (step.if) assert.ok(cond, `unsupported condition ${step.if}`);
-    if (cond && outputs.get(cond[1]!)?.get(cond[2]!) !== cond[3]) continue;
-    const output = join(runnerTemp, `output-${step.id ?? 'x'}`);
-    writeFileSync(output, '');
-    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), context)]));
-    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: runnerTemp, ...job.env, ...vars, ...stepEnv, RUNNER_TEMP: runnerTemp, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output };
-    const r = sh(step.run!, repo, env);
-    if (r.code !== 0) return { code: r.code, stderr: `${step.name}: ${r.stderr}`, summary: readLog(summary), posted: readLog(log) };
-    if (step.id) outputs.set(step.id, new Map(readFileSync(output, 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])));
-  }
-  assert.equal(skipped, ['actions/checkout@v4', 'actions/setup-node@v4', 'Get rollstamp'], 'only checkout, node and the download are left to the runner');
-  return { code: 0, stderr: '', summary: readLog(summary), posted: readLog(log) };
+  const context = { 'github.event.pull_request.base.sha': base, 'github.event.pull_request.number': '16', 'github.token': 'test-token' };
+  const env = { PATH: toolPath(), HOME: runnerTemp, ...job.env, ...vars, RUNNER_TEMP: runnerTemp, GITHUB_API_URL: stub.url, GITHUB_REPOSITORY: 'example/shop' };
+  const r = await runSteps(job.steps, repo, env, context, ['Get rollstamp']);
+  assert.equal(r.skipped, ['actions/checkout@v7', 'actions/setup-node@v7', 'Get rollstamp'], 'only checkout, node and the download are left to the runner');
+  return r;
 }
 
-/** The GitLab job's script (its before_script downloads rollstamp: the built bundle stands in). */
-function runGitlab(repo: string, base: string, vars: Record<string, string>, token = 'note-token'): { code: number; stderr: string; artifact: string; posted: string } {
+/** The GitLab job's script against `stub` (CI_API_V4_URL); its before_script downloads tools: the machine's stand in. */
+async function runGitlab(repo: string, base: string, vars: Record<string, string>, stub: ForgeStub, token = 'note-token'): Promise<{ code: number; stderr: string; stdout: string; artifact: string }> {
   requireBundle();
   const job = GITLAB['rollstamp-diff']!;
-  assert.ok(job.before_script.every((l) => /ROLLSTAMP_(URL|SHA256)|^tar -xzf "\$ROLLSTAMP_TGZ" /.test(l)), 'before_script only downloads, checks and unpacks rollstamp');
-  const { bin, log } = stubs();
+  assert.ok(job.before_script.every((l) => /^(curl -fsSLo |echo "\$\w+_SHA256 |tar -xzf |chmod 0755 )/.test(l)), 'before_script only downloads, checks and unpacks');
   const home = tempDir('ci-gitlab');
   const env = {
-    PATH: `${bin}:${process.env.PATH}`,
+    PATH: toolPath(),
     HOME: home,
     TMPDIR: home,
     ...job.variables,
@@ -142,73 +69,151 @@ function runGitlab(repo: string, base: string, vars: Record<string, string>, tok
     ROLLSTAMP_JS: BUNDLE,
     ROLLSTAMP_NOTE_TOKEN: token,
     CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
-    CI_API_V4_URL: 'https://gitlab.example/api/v4',
+    CI_API_V4_URL: `${stub.url}/api/v4`,
     CI_PROJECT_ID: '7',
     CI_MERGE_REQUEST_IID: '16',
   };
-  const r = sh(job.script.join('\n'), repo, env, ['-e']);
-  const artifact = join(repo, job.artifacts.paths[0]!);
-  return { code: r.code, stderr: r.stderr, artifact: readLog(artifact), posted: readLog(log) };
+  const r = await sh(job.script.join('\n'), repo, env, ['-e']);
+  return { code: r.code, stderr: r.stderr, stdout: r.stdout, artifact: readIfThere(join(repo, job.artifacts.paths[0]!)) };
 }
 
-kubectlTest('GitHub recipe, kustomize: a rotated password rolls shop-web; the comment names the Secret and key', () => {
-  const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), 'c2hvcC1leGFtcGxlLXBhc3N3b3Jk', 'c2hvcC1leGFtcGxlLXBhc3N3b3JkMg=='));
-  const r = runGithub(repo, base, { APP: 'deploy' });
-  assert.is(r.code, 0, r.stderr);
-  assert.match(r.summary, /^\*\*rollstamp diff\*\*: 1 target rolls\./);
-  assert.match(r.summary, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
-  assert.ok(r.posted.startsWith('gh pr comment 16 --edit-last --body-file '), r.posted);
-  assert.ok(r.posted.endsWith(r.summary), 'the comment is the markdown report');
+/** Runs `body` with a stub that expects `token`; always closes it. */
+async function withStub<T>(token: string, comments: StubComment[], body: (stub: ForgeStub) => Promise<T>): Promise<T> {
+  const stub = await startForgeStub({ token, comments });
+  try {
+    return await body(stub);
+  } finally {
+    await stub.close();
+  }
+}
+
+const rotated = (): { repo: string; base: string } => twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), ...ROTATED));
+const writes = (stub: ForgeStub): string[] => stub.requests.filter((r) => !r.startsWith('GET '));
+
+kubectlTest('GitHub recipe, kustomize: a rotated password rolls shop-web; the first comment is the table under the hidden marker', async () => {
+  const { repo, base } = rotated();
+  await withStub('test-token', [], async (stub) => {
+    const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.summary, /^\*\*rollstamp diff\*\*: 1 target rolls\./);
+    assert.match(r.summary, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
+    assert.equal(writes(stub), ['POST /repos/example/shop/issues/16/comments']);
+    assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n${r.summary}`], 'the comment is the marker and the markdown report');
+  });
 });
 
-kubectlTest('GitHub recipe: a change that rolls nothing posts nothing, and --selector from ROLLSTAMP_FLAGS reaches rollstamp', () => {
-  const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'configmap.yaml'), 'SMTP_HOST: smtp.example.com', 'SMTP_HOST: smtp2.example.com'));
-  const quiet = runGithub(repo, base, { APP: 'deploy' });
-  assert.is(quiet.code, 0, quiet.stderr);
-  assert.match(quiet.summary, /shop-web/, 'shop-web reads the ConfigMap through envFrom');
-  const both = runGithub(repo, base, { APP: 'deploy', ROLLSTAMP_FLAGS: '--selector restart-on-config-update=true' });
-  assert.match(both.summary, /2 targets roll/);
-  assert.match(both.summary, /shop-mailer/);
+kubectlTest('GitHub recipe: a later push updates its one comment in place, and a push that rolls nothing updates it to say so (#23)', async () => {
+  const first = rotated();
   const none = twoRevisions('examples/kustomize/app', () => undefined);
-  const r = runGithub(none.repo, none.base, { APP: 'deploy' });
-  assert.is(r.code, 0, r.stderr);
-  assert.is(r.summary, '**rollstamp diff**: Nothing rolls.\n');
-  assert.is(r.posted, '', 'no comment when nothing rolls');
+  await withStub('test-token', [], async (stub) => {
+    assert.is((await runGithub(first.repo, first.base, { APP: 'deploy' }, stub)).code, 0);
+    const id = stub.comments[0]!.id;
+    const both = await runGithub(first.repo, first.base, { APP: 'deploy', ROLLSTAMP_FLAGS: '--selector restart-on-config-update=true' }, stub);
+    assert.is(both.code, 0, both.stderr);
+    assert.is(stub.comments.length, 1, 'still one comment');
+    assert.equal(writes(stub).slice(1), [`PATCH /repos/example/shop/issues/comments/${id}`]);
+    const quiet = await runGithub(none.repo, none.base, { APP: 'deploy' }, stub);
+    assert.is(quiet.code, 0, quiet.stderr);
+    assert.is(quiet.summary, '**rollstamp diff**: Nothing rolls.\n');
+    assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n**rollstamp diff**: Nothing rolls.\n`], 'the stale "1 target rolls." is gone');
+  });
 });
 
-kubectlTest('GitHub recipe: an invalid render fails the job and posts nothing', () => {
-  const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), 'c2hvcC1leGFtcGxlLXBhc3N3b3Jk', 'not*base64'));
-  const r = runGithub(repo, base, { APP: 'deploy' });
-  assert.is(r.code, 1, r.stderr);
-  assert.match(r.stderr, /rollstamp: NEW/);
-  assert.is(r.posted, '');
+kubectlTest('GitHub recipe: nothing rolling and no earlier comment posts nothing', async () => {
+  const none = twoRevisions('examples/kustomize/app', () => undefined);
+  await withStub('test-token', [], async (stub) => {
+    const r = await runGithub(none.repo, none.base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(writes(stub), []);
+    assert.match(r.stdout, /Nothing rolls and no earlier comment: nothing to post\./);
+  });
 });
 
-helmTest('GitHub and GitLab recipes, Helm: a new db.password rolls the chart Deployment', () => {
+kubectlTest("GitHub recipe: another workflow's comment by the same bot is never edited; its own comment is found on a later page (#23)", async () => {
+  const { repo, base } = rotated();
+  const others: StubComment[] = Array.from({ length: 130 }, (_, i) => ({ id: i + 1, body: i === 0 ? '**coverage**: 91%' : `review ${i}`, author: i === 0 ? 'github-actions[bot]' : 'someone' }));
+  others.push({ id: 500, body: `${MARKER}\n**rollstamp diff**: Nothing rolls.\n`, author: 'github-actions[bot]' });
+  await withStub('test-token', others, async (stub) => {
+    const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(writes(stub), ['PATCH /repos/example/shop/issues/comments/500']);
+    assert.is(stub.comments[0]!.body, '**coverage**: 91%');
+    assert.match(stub.comments.at(-1)!.body, /1 target rolls/);
+    assert.ok(stub.requests.includes('GET /repos/example/shop/issues/16/comments?per_page=100&page=2'), 'the second page was read');
+  });
+});
+
+kubectlTest('GitHub recipe: a fork whose token cannot comment keeps the job green, warns, and the job summary has the table (#23)', async () => {
+  const { repo, base } = rotated();
+  await withStub('test-token', [], async (stub) => {
+    stub.readOnly = true;
+    const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.summary, /1 target rolls/);
+    assert.match(r.stdout, /::warning::rollstamp diff: writing the comment returned HTTP 403 \(a pull request from a fork gets a read-only token\)/);
+    assert.equal(stub.comments, []);
+  });
+});
+
+kubectlTest('GitHub recipe: an invalid render fails the job and posts nothing', async () => {
+  const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), ROTATED[0], 'not*base64'));
+  await withStub('test-token', [], async (stub) => {
+    const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stderr, /rollstamp: error: NEW/);
+    assert.equal(stub.requests, []);
+  });
+});
+
+helmTest('GitHub and GitLab recipes, Helm: a new db.password rolls the chart Deployment', async () => {
   const { repo, base } = twoRevisions('examples/helm/chart', (dir) => replaceIn(join(dir, 'values.yaml'), 'password: hunter2', 'password: hunter3'));
-  const gh = runGithub(repo, base, { APP: 'deploy', RELEASE: 'shop' });
-  assert.is(gh.code, 0, gh.stderr);
-  assert.match(gh.summary, /1 target rolls/);
-  assert.match(gh.summary, /Secret `[\w-]+\/shop-db` \(bundle\) \| changed: `password`/);
-  const gl = runGitlab(repo, base, { APP: 'deploy', RELEASE: 'shop' });
-  assert.is(gl.code, 0, gl.stderr);
-  assert.is(gl.artifact, gh.summary);
+  await withStub('test-token', [], async (stub) => {
+    const gh = await runGithub(repo, base, { APP: 'deploy', RELEASE: 'shop' }, stub);
+    assert.is(gh.code, 0, gh.stderr);
+    assert.match(gh.summary, /1 target rolls/);
+    assert.match(gh.summary, /Secret `[\w-]+\/shop-db` \(bundle\) \| changed: `password`/);
+    const gl = await withStub('note-token', [], (lab) => runGitlab(repo, base, { APP: 'deploy', RELEASE: 'shop' }, lab));
+    assert.is(gl.code, 0, gl.stderr);
+    assert.is(gl.artifact, gh.summary);
+  });
 });
 
-kubectlTest('GitLab recipe, kustomize: rollstamp.md is the artifact and the note posted', () => {
-  const { repo, base } = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'secret.yaml'), 'c2hvcC1leGFtcGxlLXBhc3N3b3Jk', 'c2hvcC1leGFtcGxlLXBhc3N3b3JkMg=='));
-  const r = runGitlab(repo, base, { APP: 'deploy' });
-  assert.is(r.code, 0, r.stderr);
-  assert.match(r.artifact, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
-  const [call, ...body] = r.posted.split('\n');
-  assert.match(call!, /^curl .*--header PRIVATE-TOKEN: note-token .*https:\/\/gitlab\.example\/api\/v4\/projects\/7\/merge_requests\/16\/notes$/);
-  assert.is(body.join('\n'), r.artifact);
-  const noToken = runGitlab(repo, base, { APP: 'deploy' }, '');
-  assert.is(noToken.code, 0, noToken.stderr);
-  assert.is(noToken.posted, '', 'without ROLLSTAMP_NOTE_TOKEN only the artifact');
+kubectlTest('GitLab recipe, kustomize: rollstamp.md is the artifact; one note is written, updated by the next pipeline, and set to "Nothing rolls." later (#23)', async () => {
+  const { repo, base } = rotated();
+  const none = twoRevisions('examples/kustomize/app', () => undefined);
+  const theirs: StubComment = { id: 3, body: '**terraform plan**: no changes', author: 'project_7_bot' };
+  await withStub('note-token', [theirs], async (stub) => {
+    const r = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.artifact, /\| `apps\/v1\/Deployment\/shop-web` \| Secret `default\/shop-db` \(bundle\) \| changed: `password` \|/);
+    assert.equal(writes(stub), ['POST /api/v4/projects/7/merge_requests/16/notes']);
+    assert.is(stub.comments[1]!.body, `${MARKER}\n${r.artifact}`);
+    const smtp = twoRevisions('examples/kustomize/app', (dir) => replaceIn(join(dir, 'configmap.yaml'), 'SMTP_HOST: smtp.example.com', 'SMTP_HOST: smtp2.example.com'));
+    const again = await runGitlab(smtp.repo, smtp.base, { APP: 'deploy', ROLLSTAMP_FLAGS: '--selector restart-on-config-update=true' }, stub);
+    assert.is(again.code, 0, again.stderr);
+    const id = stub.comments[1]!.id;
+    assert.equal(writes(stub).slice(1), [`PUT /api/v4/projects/7/merge_requests/16/notes/${id}`]);
+    assert.match(stub.comments[1]!.body, /2 targets roll/);
+    const quiet = await runGitlab(none.repo, none.base, { APP: 'deploy' }, stub);
+    assert.is(quiet.code, 0, quiet.stderr);
+    assert.equal(stub.comments.map((c) => c.body), [theirs.body, `${MARKER}\n**rollstamp diff**: Nothing rolls.\n`], "the other job's note is untouched");
+  });
 });
 
-kubectlTest('recipes: an app that is new in the head renders as empty in the base, and every target appears', () => {
+kubectlTest('GitLab recipe: without ROLLSTAMP_NOTE_TOKEN only the artifact; a write the API refuses fails the job', async () => {
+  const { repo, base } = rotated();
+  await withStub('note-token', [], async (stub) => {
+    const noToken = await runGitlab(repo, base, { APP: 'deploy' }, stub, '');
+    assert.is(noToken.code, 0, noToken.stderr);
+    assert.match(noToken.artifact, /1 target rolls/);
+    assert.equal(stub.requests, [], 'without ROLLSTAMP_NOTE_TOKEN only the artifact');
+    const wrong = await runGitlab(repo, base, { APP: 'deploy' }, stub, 'revoked');
+    assert.is(wrong.code, 1);
+    assert.match(wrong.stderr, /listing notes returned HTTP 401/);
+  });
+});
+
+kubectlTest('recipes: an app that is new in the head renders as empty in the base, and every target appears', async () => {
   const repo = tempDir('ci-repo');
   git(repo, 'init', '-q', '-b', 'main');
   writeFileSync(join(repo, 'README.md'), 'shop\n');
@@ -219,9 +224,23 @@ kubectlTest('recipes: an app that is new in the head renders as empty in the bas
   cpSync(join(ROOT, 'examples/kustomize/app'), join(repo, 'deploy'), { recursive: true });
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'head');
-  const r = runGitlab(repo, base, { APP: 'deploy' });
-  assert.is(r.code, 0, r.stderr);
-  assert.match(r.artifact, /0 targets roll, 1 appears\./);
+  await withStub('note-token', [], async (stub) => {
+    const r = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.artifact, /0 targets roll, 1 appears\./);
+  });
+});
+
+test('recipes use a supported Node (22 or 24) and current action versions (#23)', () => {
+  const uses = GITHUB.jobs['rollstamp-diff']!.steps.map((s) => s.uses).filter((u) => u !== undefined);
+  assert.equal(uses, ['actions/checkout@v7', 'actions/setup-node@v7']);
+  const node = (GITHUB.jobs['rollstamp-diff']!.steps[1] as { with?: { 'node-version'?: number } }).with?.['node-version'];
+  assert.ok(node === 22 || node === 24, `setup-node node-version ${node}`);
+  assert.match(GITLAB['rollstamp-diff']!.image, /^node:(22|24)\b/);
+  const gitlab = GITLAB['rollstamp-diff']!;
+  const renders = gitlab.script.join('\n').match(/\b(helm|kubectl|kustomize) (template|kustomize|build)\b/g) ?? [];
+  assert.equal([...new Set(renders)].sort(), ['helm template', 'kubectl kustomize'], 'GitLab renders with helm and kubectl');
+  for (const tool of ['helm', 'kubectl']) assert.ok(gitlab.before_script.some((l) => l.includes(`/usr/local/bin`) && l.includes(tool)), `before_script installs ${tool}`);
 });
 
 test.after(removeTempDirs);

@@ -221,7 +221,7 @@ async function runOnce(argv: string[], opts: RunOpts): Promise<Run> {
   try {
     return await runInProcess(argv, opts);
   } catch (err) {
-    return { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err };
+    return { code: 1, stdout: '', stderr: `rollstamp: error: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err };
   }
 }
 

@@ -116,7 +116,7 @@ export async function generateInProcess(appDir: string, work: string, app: ArgoA
     try {
       return await runInProcess(['generate'], { cwd: appDir, env: argoEnv(app, work) });
     } catch (err) {
-      return { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'})\n`, internal: err };
+      return { code: 1, stdout: '', stderr: `rollstamp: error: internal error (${(err as Error)?.name ?? 'unknown'})\n`, internal: err };
     }
   });
   return { ...value, stray };

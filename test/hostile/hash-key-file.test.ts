@@ -45,7 +45,7 @@ test('a FIFO as hash key file is refused at once, from the flag and from ROLLSTA
 });
 
 test('/dev/zero, a directory and a file over 4 KiB are refused; a 4 KiB key is read (#12)', () => {
-  assertRefused(stampWithKey('/dev/zero'), /^rollstamp: hash key file \/dev\/zero: not a regular file$/m, '/dev/zero');
+  assertRefused(stampWithKey('/dev/zero'), /^rollstamp: error: hash key file \/dev\/zero: not a regular file$/m, '/dev/zero');
   const dir = tempDir('keys');
   mkdirSync(join(dir, 'subdir'));
   assertRefused(stampWithKey(join(dir, 'subdir')), /not a regular file/, 'a directory');

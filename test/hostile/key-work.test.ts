@@ -142,7 +142,7 @@ test('generate: a deadline that passes while hashing ends the run within 2 s of 
   assert.is(r.code, 1, r.stderr.slice(0, 300));
   assert.is(r.stdout, '');
   assert.ok(r.stderr.includes('ran past the deadline') && r.stderr.includes('ROLLSTAMP_RENDER_TIMEOUT_SECONDS'), r.stderr);
-  assert.ok(r.stderr.startsWith('rollstamp: hashing ran past'), `the deadline is seen inside hashing: ${r.stderr}`);
+  assert.ok(r.stderr.startsWith('rollstamp: error: hashing ran past'), `the deadline is seen inside hashing: ${r.stderr}`);
   assert.ok(ms < 5000 + 2000, `ended ${ms.toFixed(0)} ms after start: more than 2 s after the 5 s deadline`);
 });
 

@@ -23,7 +23,7 @@ function bigInput(): string {
 }
 
 const HEAP_MB = 48;
-const ONE_LINE = new RegExp(`^rollstamp: out of memory: the run needed more than the JavaScript heap limit of ${HEAP_MB} MiB \\(raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES\\); nothing was written\\n$`);
+const ONE_LINE = new RegExp(`^rollstamp: error: out of memory: the run needed more than the JavaScript heap limit of ${HEAP_MB} MiB \\(raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES\\); nothing was written\\n$`);
 
 function run(nodeArgs: string[], argv: string[], cwd: string, env: Record<string, string> = {}): { code: number | null; signal: string | null; stdout: string; stderr: string } {
   const r = runBundle(argv, { nodeArgs, cwd, env, timeoutMs: 120_000 });

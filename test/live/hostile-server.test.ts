@@ -113,7 +113,7 @@ it('an answer over the 4 MiB cap fails closed with one line, declared or chunked
   ];
   for (const [what, behaviour] of cases) {
     const r = await stampAgainst(behaviour);
-    assertClosed(r, /^rollstamp: live read of Secret shop\/db: the answer is larger than 4 MiB/, what);
+    assertClosed(r, /^rollstamp: error: live read of Secret shop\/db: the answer is larger than 4 MiB/, what);
   }
 });
 

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../plugin/cli.ts';
-import { RollstampError } from '../../plugin/errors.ts';
+import { errorLine, RollstampError } from '../../plugin/errors.ts';
 import type { Io } from '../../plugin/io.ts';
 
 export interface CliRun {
@@ -37,7 +37,7 @@ export async function runInProcess(
     const code = await runCli(argv, io);
     return { code, stdout, stderr };
   } catch (err) {
-    if (err instanceof RollstampError) return { code: err.exitCode, stdout, stderr: `${stderr}rollstamp: ${err.message}\n` };
+    if (err instanceof RollstampError) return { code: err.exitCode, stdout, stderr: `${stderr}${errorLine(err.message)}` };
     throw err;
   }
 }

@@ -110,7 +110,7 @@ test('every operator-only setting × every repository form and spelling: exit 2 
     for (const form of FORMS) {
       const { dir, env, where } = form.make(setting);
       const r = await generate(dir, env);
-      assertRefused(r, new RegExp(`^rollstamp: ${esc(where)}: ${setting} cannot be set by the repository: it is operator-only`), `${setting} via ${form.name}`);
+      assertRefused(r, new RegExp(`^rollstamp: error: ${esc(where)}: ${setting} cannot be set by the repository: it is operator-only`), `${setting} via ${form.name}`);
       cases++;
     }
   }
@@ -120,28 +120,28 @@ test('every operator-only setting × every repository form and spelling: exit 2 
 test('defaultNamespace from any repository form is refused: the namespace is the destination namespace (#12)', async () => {
   for (const form of FORMS) {
     const { dir, env, where } = form.make('defaultNamespace');
-    assertRefused(await generate(dir, env), new RegExp(`^rollstamp: ${esc(where)}: defaultNamespace cannot be set by the repository: the namespace is the Application's destination namespace`), form.name);
+    assertRefused(await generate(dir, env), new RegExp(`^rollstamp: error: ${esc(where)}: defaultNamespace cannot be set by the repository: the namespace is the Application's destination namespace`), form.name);
   }
 });
 
 test('a ConfigMap whose spec is absent-but-present or not a map cannot smuggle settings under data: ambiguous, exit 2 (#12)', async () => {
   for (const spec of ['0', '{}', '[]', '""', 'false', 'null', '{targets: all}']) {
     const file = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nspec: ${spec}\ndata:\n  hashKeyFile: ../../known.key\n  live: always\n  defaultNamespace: other\n`;
-    assertRefused(await generate(app(file)), /^rollstamp: \.rollstamp\.yaml: a ConfigMap holds its settings under data only; remove spec \(ambiguous\)$/m, `spec: ${spec}`);
+    assertRefused(await generate(app(file)), /^rollstamp: error: \.rollstamp\.yaml: a ConfigMap holds its settings under data only; remove spec \(ambiguous\)$/m, `spec: ${spec}`);
   }
   const both = 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec: {targets: all}\ndata: {hashKeyFile: ../../known.key}\n';
-  assertRefused(await generate(app(both)), /^rollstamp: \.rollstamp\.yaml: a RollstampConfig holds its settings under spec only; remove data \(ambiguous\)$/m, 'RollstampConfig with data');
+  assertRefused(await generate(app(both)), /^rollstamp: error: \.rollstamp\.yaml: a RollstampConfig holds its settings under spec only; remove data \(ambiguous\)$/m, 'RollstampConfig with data');
 });
 
 test('settings that are not a map, and an unknown kind or apiVersion, are errors (#12)', async () => {
   for (const spec of ['0', '[]', '""', 'false', '[hashKeyFile]', 'known.key']) {
-    assertRefused(await generate(app(`apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec: ${spec}\n`)), /^rollstamp: \.rollstamp\.yaml: spec: expected a map of settings$/m, `spec: ${spec}`);
-    assertRefused(await generate(app(`apiVersion: v1\nkind: ConfigMap\ndata: ${spec}\n`)), /^rollstamp: \.rollstamp\.yaml: data: expected a map of settings$/m, `data: ${spec}`);
+    assertRefused(await generate(app(`apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec: ${spec}\n`)), /^rollstamp: error: \.rollstamp\.yaml: spec: expected a map of settings$/m, `spec: ${spec}`);
+    assertRefused(await generate(app(`apiVersion: v1\nkind: ConfigMap\ndata: ${spec}\n`)), /^rollstamp: error: \.rollstamp\.yaml: data: expected a map of settings$/m, `data: ${spec}`);
   }
   for (const head of ['apiVersion: v2\nkind: ConfigMap', 'apiVersion: rollstamp.dev/v1\nkind: RollstampConfig', 'apiVersion: v1\nkind: Secret', 'kind: ConfigMap', '']) {
-    assertRefused(await generate(app(`${head}\ndata: {hashKeyFile: ../../known.key}\n`)), /^rollstamp: \.rollstamp\.yaml: functionConfig must be a RollstampConfig/m, head || 'no kind');
+    assertRefused(await generate(app(`${head}\ndata: {hashKeyFile: ../../known.key}\n`)), /^rollstamp: error: \.rollstamp\.yaml: functionConfig must be a RollstampConfig/m, head || 'no kind');
   }
-  assertRefused(await generate(app('- hashKeyFile\n')), /^rollstamp: \.rollstamp\.yaml: functionConfig must be a RollstampConfig/m, 'a list');
+  assertRefused(await generate(app('- hashKeyFile\n')), /^rollstamp: error: \.rollstamp\.yaml: functionConfig must be a RollstampConfig/m, 'a list');
 });
 
 test('a bad value for an app setting is a bad setting: exit 2 from every form, as a bad flag value is for stamp', async () => {
@@ -156,7 +156,7 @@ test('a bad value for an app setting is a bad setting: exit 2 from every form, a
 test('both .rollstamp.yaml and .rollstamp.yml is ambiguous (#12)', async () => {
   const dir = app('apiVersion: v1\nkind: ConfigMap\ndata: {targets: all}\n');
   writeFileSync(join(dir, '.rollstamp.yml'), 'apiVersion: v1\nkind: ConfigMap\ndata: {targets: opted-in}\n');
-  assertRefused(await generate(dir), /^rollstamp: \.rollstamp\.yaml and \.rollstamp\.yml: both exist/, 'both files');
+  assertRefused(await generate(dir), /^rollstamp: error: \.rollstamp\.yaml and \.rollstamp\.yml: both exist/, 'both files');
 });
 
 test('app settings pass in both file forms, and the ConfigMap form reads the same settings as the RollstampConfig form', async () => {
@@ -171,7 +171,7 @@ test('.rollstamp.yaml counts against the input limit and must be a regular file 
   const padded = `apiVersion: v1\nkind: ConfigMap\ndata: {targets: all}\n# ${'x'.repeat(600)}\n`;
   const alone = await generate(app(padded), { ROLLSTAMP_MAX_INPUT_BYTES: '500' });
   assert.is(alone.code, 1);
-  assert.match(alone.stderr, /^rollstamp: \.rollstamp\.yaml: input exceeds the limit of 500 bytes/);
+  assert.match(alone.stderr, /^rollstamp: error: \.rollstamp\.yaml: input exceeds the limit of 500 bytes/);
   // The render (APP is ~300 bytes) fits alone, but not with the settings file.
   const limit = String(APP.length + 100);
   const ok = await generate(app('apiVersion: v1\nkind: ConfigMap\ndata: {targets: all}\n'), { ROLLSTAMP_MAX_INPUT_BYTES: limit });
@@ -187,10 +187,10 @@ test('.rollstamp.yaml counts against the input limit and must be a regular file 
   symlinkSync(outside, join(linked, '.rollstamp.yaml'));
   const r = await generate(linked);
   assert.is(r.code, 1);
-  assert.match(r.stderr, /^rollstamp: \.rollstamp\.yaml: symlink points outside the repository; refused\n$/);
+  assert.match(r.stderr, /^rollstamp: error: \.rollstamp\.yaml: symlink points outside the repository; refused\n$/);
   const dirInstead = app();
   mkdirSync(join(dirInstead, '.rollstamp.yaml'));
-  assert.match((await generate(dirInstead)).stderr, /^rollstamp: \.rollstamp\.yaml: not a regular file\n$/);
+  assert.match((await generate(dirInstead)).stderr, /^rollstamp: error: \.rollstamp\.yaml: not a regular file\n$/);
 });
 
 test.run();

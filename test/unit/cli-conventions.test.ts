@@ -39,7 +39,7 @@ function assertUsage(run: CliRun, line: RegExp): void {
 }
 
 const usageCases: Array<{ name: string; argv: string[]; line: RegExp }> = [
-  { name: 'a misspelt flag gets the nearest one', argv: ['stamp', '--chek', '-'], line: /^rollstamp: unknown flag --chek; did you mean --check\?$/m },
+  { name: 'a misspelt flag gets the nearest one', argv: ['stamp', '--chek', '-'], line: /^rollstamp: error: unknown flag --chek; did you mean --check\?$/m },
   { name: 'a transposed flag gets the nearest one', argv: ['explain', '--slector', 'a=b', '-'], line: /unknown flag --slector; did you mean --selector\?/ },
   { name: 'a flag with = is matched by its name', argv: ['stamp', '--on-mising=warn', '-'], line: /unknown flag --on-mising; did you mean --on-missing\?/ },
   { name: 'a flag far from every other points at the help', argv: ['stamp', '--frobnicate', '-'], line: /unknown flag --frobnicate; see rollstamp stamp --help$/m },
@@ -126,7 +126,7 @@ test('bare rollstamp, rollstamp stamp and stamp - at a terminal print a hint (ex
 test('diff with - at a terminal prints a hint instead of waiting; two paths at a terminal still work', async () => {
   const hint = await runInProcess(['diff', 'examples/basic/app.yaml', '-'], { stdinIsTTY: true });
   assert.is(hint.code, 2);
-  assert.match(hint.stderr, /^rollstamp: rollstamp diff reads one render from stdin \(-\), which is a terminal/);
+  assert.match(hint.stderr, /^rollstamp: error: rollstamp diff reads one render from stdin \(-\), which is a terminal/);
   const paths = await runInProcess(['diff', 'examples/basic/app.yaml', 'examples/basic/app.yaml'], { stdinIsTTY: true });
   assert.is(paths.code, 0, paths.stderr);
 });

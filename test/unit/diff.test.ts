@@ -196,7 +196,7 @@ test('exit codes: 2 for usage, 1 for invalid input in either render (one line, n
     assert.is(r.code, 1);
     assert.is(r.stdout, '');
     assert.is(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`^rollstamp: ${which} \\(`));
+    assert.match(r.stderr, new RegExp(`^rollstamp: error: ${which} \\(`));
   }
   const missing = await runInProcess(['diff', 'no-such-file.yaml', '-'], { stdin: BASIC });
   assert.is(missing.code, 1);

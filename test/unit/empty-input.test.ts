@@ -25,14 +25,14 @@ for (const args of COMMANDS) {
       const run = await runInProcess([...args, '-'], { stdin });
       assert.is(run.code, 1);
       assert.is(run.stdout, '');
-      assert.is(run.stderr, 'rollstamp: no objects in standard input; pass --allow-empty if an empty input is expected\n');
+      assert.is(run.stderr, 'rollstamp: error: no objects in standard input; pass --allow-empty if an empty input is expected\n');
     });
   }
   test(`${args.join(' ')} refuses a path that holds no objects, naming it (#12)`, async () => {
     const run = await runInProcess([...args, 'comments.yaml'], { cwd: dir });
     assert.is(run.code, 1);
     assert.is(run.stdout, '');
-    assert.match(run.stderr, /^rollstamp: no objects in comments\.yaml; pass --allow-empty/);
+    assert.match(run.stderr, /^rollstamp: error: no objects in comments\.yaml; pass --allow-empty/);
     assert.is(run.stderr.split('\n').length, 2);
   });
   test(`${args.join(' ')} --allow-empty accepts an empty input (#12)`, async () => {
@@ -52,8 +52,8 @@ test('stamp --allow-empty prints an empty input as it came (nothing to stamp)', 
   assert.is(run.stdout, stdin);
 });
 
-test('one object is enough: a non-target ConfigMap alone is not an empty input', async () => {
-  const run = await runInProcess(['stamp', '--check', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
+test('one object is enough: a non-target ConfigMap alone is not an empty input (with no targets allowed, #23)', async () => {
+  const run = await runInProcess(['stamp', '--check', '--allow-no-targets', '-'], { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' });
   assert.is(run.code, 0, run.stderr);
 });
 

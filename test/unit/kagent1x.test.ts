@@ -49,7 +49,7 @@ test('stamp and stamp --check pass kagent 1.x objects through byte for byte, wit
   const run = await runInProcess(['stamp', '-'], { stdin: EXAMPLE });
   assert.is(run.code, 0, run.stderr);
   assert.is(run.stdout, EXAMPLE);
-  const check = await runInProcess(['stamp', '--check', '-'], { stdin: EXAMPLE });
+  const check = await runInProcess(['stamp', '--check', '--allow-no-targets', '-'], { stdin: EXAMPLE });
   assert.is(check.code, 0, check.stderr);
   const explained = await runInProcess(['explain', '--json', '-'], { stdin: EXAMPLE });
   const results = (JSON.parse(explained.stdout) as { results: Array<{ tags: { code: string }; message: string }> }).results;

@@ -52,7 +52,7 @@ async function cliOnce(argv: string[], opts: RunOpts): Promise<CliRun> {
   try {
     return await runInProcess(argv, opts);
   } catch (err) {
-    return { code: 1, stdout: '', stderr: `rollstamp: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err } as CliRun;
+    return { code: 1, stdout: '', stderr: `rollstamp: error: internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details\n`, internal: err } as CliRun;
   }
 }
 
