@@ -15,7 +15,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from './helpers.ts';
+import { requestEnv, type ArgoParam } from '../support/argocd-request.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { findOnPath, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from './helpers.ts';
 import { buildImage, type Image } from './util-image-build.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -78,7 +80,7 @@ function runInImage(img: Image, args: readonly string[], opts: { env?: Record<st
 /** The checkout's bundle with the same helm and kubectl as the image. */
 function runOnHost(img: Image, args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; input?: string }): Run {
   const env = { PATH: `${img.toolsDir}:/usr/bin:/bin`, HOME: tempDir('image-host-home'), ...opts.env };
-  return run(process.execPath, [BUNDLE, ...args], { cwd: opts.cwd ?? ROOT, env, input: opts.input ?? '', timeoutMs: 120_000 });
+  return runBundle(args, { cwd: opts.cwd ?? ROOT, env, stdin: opts.input ?? '', timeoutMs: 120_000 });
 }
 
 it('the Dockerfile builds with buildah from the stand-in bases and local tool files; the image runs as uid 999 from /app/rollstamp.js', async () => {
@@ -139,18 +141,14 @@ for (const app of ['basic', 'kustomize', 'helm']) {
     spawnSync('chown', ['-R', '999:999', tmp]);
     const env: Record<string, string> = {
       ...sidecarEnv,
-      ARGOCD_APP_NAME: application.metadata.name,
-      ARGOCD_APP_NAMESPACE: application.spec.destination.namespace,
-      ARGOCD_APP_PROJECT_NAME: application.spec.project,
-      ARGOCD_APP_REVISION: '0123456789abcdef0123456789abcdef01234567',
-      ARGOCD_APP_SOURCE_PATH: source.path,
-      ARGOCD_APP_SOURCE_REPO_URL: source.repoURL,
-      ARGOCD_APP_SOURCE_TARGET_REVISION: source.targetRevision,
-      KUBE_VERSION: '1.32.4',
-      KUBE_API_VERSIONS: 'v1,apps/v1,batch/v1',
+      ...requestEnv({
+        path: source.path,
+        name: application.metadata.name,
+        namespace: application.spec.destination.namespace,
+        env: Object.fromEntries(((source.plugin.env ?? []) as { name: string; value: string }[]).map((e) => [e.name, e.value])),
+        ...(source.plugin.parameters ? { params: source.plugin.parameters as ArgoParam[] } : {}),
+      }),
     };
-    if (source.plugin.parameters) env.ARGOCD_APP_PARAMETERS = JSON.stringify(source.plugin.parameters);
-    for (const e of source.plugin.env ?? []) env[`ARGOCD_ENV_${e.name}`] = e.value;
     const inImage = runInImage(img, ['generate'], { env, tmp, cwd: `/tmp/_cmp_server/2f4b1c9e-6d3a-4e8f-9a71-0c5d2e8b4f16/${source.path}` });
     assert.is(inImage.code, 0, inImage.stderr);
     assert.ok(stampsIn(inImage.stdout).length >= 1, 'workloads are stamped');
