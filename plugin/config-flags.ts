@@ -1,29 +1,20 @@
-// CLI flags that set config fields (`stamp` and `explain`), declared once: the table drives parsing and help.
+// CLI flags that set config fields (`stamp`, `explain`, `diff`), read from the settings table: it drives
+// parsing and help.
 import { InputError, UsageError } from './errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
 import type { Io } from './io.ts';
 import { configFrom, readConfigFile } from './settings.ts';
+import { SETTINGS } from './settings-table.ts';
 import type { Config, RawSettings } from '../function/index.ts';
 
-/** Config flags, in help order. Allowed values follow schemas/rollstamp-config.schema.json. */
+/** Config flags, in help order: `--config`, then every setting of the table (settings-table.ts) that has a flag. */
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', type: 'string', arg: 'FILE', help: 'RollstampConfig (rollstamp.dev/v1alpha1) or ConfigMap with the settings below' },
-  { name: 'targets', type: 'string', values: ['opted-in', 'all'], help: 'which workloads to stamp (default: opted-in)' },
-  { name: 'selector', short: 'l', type: 'string', arg: 'SELECTOR', help: 'also stamp workloads whose labels match, e.g. restart-on-config-update=true' },
-  { name: 'annotation-key', type: 'string', arg: 'KEY', help: 'pod-template annotation to write (default: rollstamp.dev/hash)' },
-  { name: 'on-missing', type: 'string', values: ['warn', 'error', 'ignore'], help: 'a reference nothing in the input resolves (default: warn)' },
-  { name: 'default-namespace', short: 'n', type: 'string', arg: 'NS', help: 'namespace of objects without one (default: default);\nuse the namespace you gave `helm template -n`' },
-  { name: 'hash-key-file', type: 'string', arg: 'FILE', help: 'HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)' },
-  { name: 'kagent', type: 'string', values: ['enabled', 'disabled'], help: 'stamp kagent Agents and ModelConfigs (default: enabled)' },
-  { name: 'hash-scheme', type: 'string', values: ['v1', 'kagent'], help: "kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)" },
-  {
-    name: 'live',
-    type: 'string',
-    values: ['never', 'missing', 'always'],
-    help: 'read Secrets/ConfigMaps from the cluster: missing = only what the input\ndoes not define; always = also what a producer (ExternalSecret …) makes\n(default: never; needs "get" on secrets/configmaps)',
-  },
-  { name: 'kubeconfig', type: 'string', arg: 'FILE', help: 'kubeconfig for live reads (default: KUBECONFIG, ~/.kube/config, in-cluster)' },
-  { name: 'context', type: 'string', arg: 'NAME', help: 'kubeconfig context for live reads (default: the current context)' },
+  ...SETTINGS.flatMap((s): FlagSpec[] => {
+    if (!s.flag) return [];
+    const { name, short, arg, help } = s.flag;
+    return [{ name, type: 'string', ...(short ? { short } : {}), ...(s.values ? { values: s.values } : {}), ...(arg ? { arg } : {}), help }];
+  }),
 ];
 
 /** Input flags shared by `stamp` and `explain`: kubectl's `-f` beside positional paths. */
@@ -41,17 +32,8 @@ export const ALLOW_EMPTY_FLAG: FlagSpec = {
 export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/rollstamp-config.schema.json):
 ${flagsHelp(CONFIG_FLAGS)}`;
 
-const FIELD_OF: Record<string, string> = {
-  targets: 'targets',
-  selector: 'selector',
-  'annotation-key': 'annotationKey',
-  'on-missing': 'onMissing',
-  'default-namespace': 'defaultNamespace',
-  'hash-key-file': 'hashKeyFile',
-  kagent: 'kagent',
-  'hash-scheme': 'hashScheme',
-  live: 'live',
-};
+/** Flag → functionConfig field, for the flags that set one. */
+const FIELD_OF: Record<string, string> = Object.fromEntries(SETTINGS.flatMap((s) => (s.flag && s.field ? [[s.flag.name, s.name]] : [])));
 
 /** Config fields set by flags, named as in the config. */
 export function overridesFromFlags(values: Record<string, unknown>): RawSettings {

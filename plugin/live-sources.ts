@@ -5,7 +5,8 @@
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
-import { type FetchedSources, hasErrors, type LiveNeed, oneLine, type Plan } from '../function/index.ts';
+import { envOf, setting } from './settings-table.ts';
+import { type FetchedSources, type LiveNeed, oneLine, type Run } from '../function/index.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -21,16 +22,16 @@ export interface LiveSettings {
   deadlineCapMs?: number;
 }
 
-export const LIVE_TIMEOUT_ENV = 'ROLLSTAMP_LIVE_TIMEOUT_SECONDS';
-export const LIVE_DEADLINE_ENV = 'ROLLSTAMP_LIVE_DEADLINE_SECONDS';
+export const LIVE_TIMEOUT_ENV = envOf('liveTimeoutSeconds');
+export const LIVE_DEADLINE_ENV = envOf('liveDeadlineSeconds');
 /** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
-export const LIVE_ENV = 'ROLLSTAMP_LIVE';
-export const LIVE_NAMESPACES_ENV = 'ROLLSTAMP_LIVE_NAMESPACES';
-export const KUBE_CONTEXT_ENV = 'ROLLSTAMP_KUBE_CONTEXT';
+export const LIVE_ENV = envOf('live');
+export const LIVE_NAMESPACES_ENV = envOf('liveNamespaces');
+export const KUBE_CONTEXT_ENV = envOf('kubeContext');
 /** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
-export const MAX_LIVE_READS_ENV = 'ROLLSTAMP_MAX_LIVE_READS';
+export const MAX_LIVE_READS_ENV = envOf('maxLiveReads');
 /** Default: 500 reads per run. */
-export const DEFAULT_MAX_LIVE_READS = 500;
+export const DEFAULT_MAX_LIVE_READS = Number(setting('maxLiveReads').default);
 
 /** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
 export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
@@ -63,16 +64,15 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
 }
 
 /**
- * Reads what the plan needs from the cluster under its `config.live`; undefined when nothing is to be read.
- * - With planning errors nothing is read (apply reports them).
+ * Reads what the run needs from the cluster under its `config.live`; undefined when nothing is to be read.
+ * - With planning errors nothing is read (the run's `needs` is undefined; `finish` reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
-export async function readLiveSources(plan: Plan, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
-  if (plan.config.live === 'never') return undefined;
-  if (hasErrors(plan.results)) return undefined;
+export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
+  if (run.needs === undefined) return undefined;
   const inScope: LiveNeed[] = [];
-  for (const n of plan.needs) {
+  for (const n of run.needs) {
     if (settings.namespaces === undefined || settings.namespaces.has(n.namespace)) inScope.push(n);
     else io.writeStderr(`rollstamp: warning: ${oneLine(`${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read`)}\n`);
   }

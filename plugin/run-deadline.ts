@@ -4,10 +4,11 @@
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
+import { envOf, setting } from './settings-table.ts';
 
-const RENDER_TIMEOUT_ENV = 'ROLLSTAMP_RENDER_TIMEOUT_SECONDS';
+const RENDER_TIMEOUT_ENV = envOf('renderTimeoutSeconds');
 /** Default: 45 s, below Argo CD's 60 s repo-server deadline. */
-const DEFAULT_RENDER_TIMEOUT_SECONDS = 45;
+const DEFAULT_RENDER_TIMEOUT_SECONDS = Number(setting('renderTimeoutSeconds').default);
 
 /** The operator's ROLLSTAMP_RENDER_TIMEOUT_SECONDS, else 45. */
 function renderTimeoutSeconds(io: Io): number {

@@ -6,23 +6,24 @@ import { resolve } from 'node:path';
 import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+import { envOf } from './settings-table.ts';
 import configSchema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { closest } from './flags.ts';
 import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
-export const HASH_KEY_ENV = 'ROLLSTAMP_HASH_KEY';
+export const HASH_KEY_ENV = envOf('hashKey');
 /** Environment variable naming a file that holds the HMAC key (the operator's way in a sidecar). */
-export const HASH_KEY_FILE_ENV = 'ROLLSTAMP_HASH_KEY_FILE';
-export const MAX_INPUT_ENV = 'ROLLSTAMP_MAX_INPUT_BYTES';
+export const HASH_KEY_FILE_ENV = envOf('hashKeyFile');
+export const MAX_INPUT_ENV = envOf('maxInputBytes');
 /** `full` reads every stream with the yaml library instead of the fast subset reader (an escape hatch). */
-export const READER_ENV = 'ROLLSTAMP_READER';
+export const READER_ENV = envOf('reader');
 /** Most Secrets/ConfigMaps/objects one target may name (operator-only, #12). */
-export const MAX_REFERENCES_ENV = 'ROLLSTAMP_MAX_REFERENCES';
+export const MAX_REFERENCES_ENV = envOf('maxReferences');
 /** Most keys one run hashes or reports after sharing (operator-only, #21). */
-export const MAX_KEY_WORK_ENV = 'ROLLSTAMP_MAX_KEY_WORK';
+export const MAX_KEY_WORK_ENV = envOf('maxKeyWork');
 /** `true` lets chart repositories be plain `http://` (operator-only, #21); default: https://, oci:// and local only. */
-export const HELM_ALLOW_HTTP_ENV = 'ROLLSTAMP_HELM_ALLOW_HTTP';
+export const HELM_ALLOW_HTTP_ENV = envOf('helmAllowHttp');
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
 export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
@@ -126,14 +127,11 @@ export function maxInputBytes(io: Io): number {
   return positiveWholeEnv(io, MAX_INPUT_ENV, 'bytes') ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
-/**
- * The read modes to try in order (`ROLLSTAMP_READER` = `fast`, the default, or `full`): input the subset
- * reader read is written by text edits only, so a fast run that cannot write that way runs again in full.
- */
-export function readModes(io: Io): readonly ReadMode[] {
+/** The reader the core starts with (`ROLLSTAMP_READER` = `fast`, the default, or `full`: the yaml library only). */
+export function readerSetting(io: Io): ReadMode {
   const raw = io.env[READER_ENV];
-  if (raw === undefined || raw === '' || raw === 'fast') return ['fast', 'full'];
-  if (raw === 'full') return ['full'];
+  if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
+  if (raw === 'full') return 'full';
   throw new UsageError(`${READER_ENV} must be fast or full`);
 }
 

@@ -1,4 +1,4 @@
-// Target stage helper: Kubernetes label selectors in their string form (`app=web,tier!=db,env in (a,b),!legacy`).
+// Config stage helper: Kubernetes label selectors in their string form (`app=web,tier!=db,env in (a,b),!legacy`).
 import type { Requirement, Selector } from '../model/config.ts';
 
 const KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;

@@ -2,7 +2,7 @@
 // target references is read by its kind (kinds/) with this stage's readers (pod-spec.ts, kagent.ts, …).
 import { errorResult, type Result } from '../model/results.ts';
 import { byteOrder } from '../model/order.ts';
-import type { AgentRefs, Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
+import type { FoundRefs, Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
 import { type KObject, sourceId } from '../model/object.ts';
 
 /**
@@ -10,7 +10,7 @@ import { type KObject, sourceId } from '../model/object.ts';
  * - More than `maxReferences` references (before merging) is one TOO_MANY_REFERENCES error and no
  *   dependencies: the work (and, with live reads, the requests) per target stays bounded (#12).
  */
-export function discoverDependencies(obj: KObject, found: AgentRefs, results: Result[], maxReferences: number): Dependencies {
+export function discoverDependencies(obj: KObject, found: FoundRefs, results: Result[], maxReferences: number): Dependencies {
   if (found.refs.length + found.objects.length <= maxReferences) return { uses: mergeRefs(obj, found.refs), objects: found.objects };
   const message = `names more than ${maxReferences} Secrets, ConfigMaps and objects (pod spec, rollstamp.dev/secrets and rollstamp.dev/configmaps together); the limit is ROLLSTAMP_MAX_REFERENCES`;
   results.push(errorResult('TOO_MANY_REFERENCES', message, obj.subject));

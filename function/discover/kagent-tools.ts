@@ -5,13 +5,13 @@ import { errorResult, warningResult } from '../model/results.ts';
 import { matchesSelector, selectorFromObject } from '../config/selector.ts';
 import { child, childIn, findUnsafeNode, formatPath, NodeReader, stringValue, toPlain, type FieldPath } from '../model/nodes.ts';
 import { caRef, headersFromRefs } from './kagent-values.ts';
-import type { AgentRefs } from '../model/dependencies.ts';
+import type { FoundRefs } from '../model/dependencies.ts';
 import { type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import type { MapNode } from '../model/nodes.ts';
 
 /** A tool: its own headersFrom (Agent's namespace), and the RemoteMCPServer or Agent it names. */
-export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
+export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: FoundRefs): void {
   out.refs.push(...headersFromRefs(child(tool, 'headersFrom'), [...path, 'headersFrom'], '', reader));
   const server = reader.map(child(tool, 'mcpServer'), [...path, 'mcpServer']);
   if (server) mcpServerRefs(obj, server, [...path, 'mcpServer'], reader, inventory, out);
@@ -19,7 +19,7 @@ export function toolRefs(obj: KObject, tool: MapNode, path: FieldPath, reader: N
   if (agent) toolAgentRef(obj, agent, [...path, 'agent'], reader, inventory, out);
 }
 
-function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
+function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: FoundRefs): void {
   const ref = typedReference(server, path, reader);
   if (!ref) return;
   const namespace = ref.namespace || obj.namespace;
@@ -49,7 +49,7 @@ function mcpServerRefs(obj: KObject, server: MapNode, path: FieldPath, reader: N
   }
 }
 
-function toolAgentRef(obj: KObject, agent: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
+function toolAgentRef(obj: KObject, agent: MapNode, path: FieldPath, reader: NodeReader, inventory: SourceIndex, out: FoundRefs): void {
   const ref = typedReference(agent, path, reader);
   if (!ref) return;
   const field = formatPath(path);

@@ -8,7 +8,7 @@ import { caRef, valueSourceRef, wholeRef } from './kagent-values.ts';
 import { toolRefs } from './kagent-tools.ts';
 import { sandboxDeploymentRefs, sandboxSkillsResult } from './kagent-sandbox.ts';
 import { containerRefs, volumeRefs } from './pod-spec.ts';
-import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
+import type { FoundRefs, SourceRef } from '../model/dependencies.ts';
 import type { KObject, SourceIndex } from '../model/object.ts';
 import type { StampSite } from '../model/target.ts';
 import type { MapNode } from '../model/nodes.ts';
@@ -49,8 +49,8 @@ function agentSection(obj: KObject, reader: NodeReader): 'declarative' | 'byo' |
 }
 
 /** Everything an Agent (or SandboxAgent) uses. */
-export function agentRefs(obj: KObject, reader: NodeReader, inventory: SourceIndex): AgentRefs {
-  const out: AgentRefs = { refs: [], objects: [] };
+export function agentRefs(obj: KObject, reader: NodeReader, inventory: SourceIndex): FoundRefs {
+  const out: FoundRefs = { refs: [], objects: [] };
   if (obj.apiVersion === 'kagent.dev/v1alpha1') return v1alpha1AgentRefs(obj, reader, out);
   const section = agentSection(obj, reader);
   if (!section) return out;
@@ -99,7 +99,7 @@ function deploymentRefs(deployment: MapNode, path: FieldPath, reader: NodeReader
   return refs;
 }
 
-function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: NodeReader, inventory: SourceIndex, out: AgentRefs): void {
+function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: NodeReader, inventory: SourceIndex, out: FoundRefs): void {
   const modelField = [...base, 'modelConfig'];
   const model = reader.str(child(spec, 'modelConfig'), modelField);
   if (model === undefined || model === '') reader.required(modelField, 'a ModelConfig name');
@@ -128,7 +128,7 @@ function declarativeRefs(obj: KObject, spec: MapNode, base: FieldPath, reader: N
 }
 
 /** A ModelConfig name: same namespace only in v1alpha2 (kagent has no cross-namespace form). */
-function addModelConfig(obj: KObject, name: string, field: string, reader: NodeReader, out: AgentRefs): void {
+function addModelConfig(obj: KObject, name: string, field: string, reader: NodeReader, out: FoundRefs): void {
   if (name.includes('/')) {
     reader.results.push(errorResult('KAGENT_REFERENCE', 'a ModelConfig is named without a namespace: kagent.dev/v1alpha2 Agents use a ModelConfig in their own namespace', obj.subject, field));
     return;
@@ -137,7 +137,7 @@ function addModelConfig(obj: KObject, name: string, field: string, reader: NodeR
 }
 
 /** v1alpha1 Agents: `spec.modelConfig` (`name` or `namespace/name`) and `spec.deployment` env and volumes. */
-function v1alpha1AgentRefs(obj: KObject, reader: NodeReader, out: AgentRefs): AgentRefs {
+function v1alpha1AgentRefs(obj: KObject, reader: NodeReader, out: FoundRefs): FoundRefs {
   const model = reader.str(childIn(obj.item.node, ['spec', 'modelConfig']), ['spec', 'modelConfig']);
   if (model) {
     const [namespace, name] = model.includes('/') ? model.split('/', 2) : [obj.namespace, model];

@@ -14,7 +14,7 @@ import { errorResult, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
 import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts';
 import { type KObject, relatedId } from '../model/object.ts';
-import type { ModelConfigPlan, PlannedTarget } from '../model/plan.ts';
+import type { UnitPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
 import { byteOrder } from '../model/order.ts';
 import { stampField } from '../model/stamp-site.ts';
@@ -22,12 +22,12 @@ import { stampField } from '../model/stamp-site.ts';
 export interface HashContext extends ResolveContext {
   hasher: Hasher;
   config: Config;
-  /** Each ModelConfig's references as planned; their results are reported when it is first hashed. */
-  modelConfigPlans: ReadonlyMap<KObject, ModelConfigPlan>;
-  /** ModelConfig hashes by object, so each is computed and reported once. */
-  modelConfigs: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
-  /** Reports of targets that are not local (Agents), which the targets carrying their hash repeat. */
-  agents: Map<PlannedTarget, TargetReport | undefined>;
+  /** The references of each object hashed as a unit, as planned; their results are reported when it is first hashed. */
+  unitPlans: ReadonlyMap<KObject, UnitPlan>;
+  /** Unit hashes by object, so each is computed and reported once. */
+  unitHashes: Map<KObject, { digest: Buffer; sources: SourceReport[] }>;
+  /** Reports of targets that are not local (an Agent), which the targets carrying their hash repeat. */
+  sharedReports: Map<PlannedTarget, TargetReport | undefined>;
   /** Source digests by selection, shared between targets (and the key budget). */
   shared: SharedDigests;
   /** Checked inside long loops. Default: none. */
@@ -41,7 +41,7 @@ export function hashTarget(target: PlannedTarget, ctx: HashContext): TargetRepor
       return sharedReport(target, ctx);
     case 'carried': {
       // Exactly the hash of the target it carries (a rendered Deployment, its Agent's; that one reports problems).
-      const carried = sharedReport(target.agent!, ctx);
+      const carried = sharedReport(target.carriedFrom!, ctx);
       return carried && target.siteOk ? targetReport(target, carried.hash, carried.sources, ctx.config) : undefined;
     }
     case 'unit': {
@@ -57,8 +57,8 @@ export function hashTarget(target: PlannedTarget, ctx: HashContext): TargetRepor
 /** A target's report over its dependencies; computed once for a target that is not local (others carry it). */
 function sharedReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
   if (kindOf(target.mode).local) return dependencyReport(target, ctx);
-  if (!ctx.agents.has(target)) ctx.agents.set(target, dependencyReport(target, ctx));
-  return ctx.agents.get(target);
+  if (!ctx.sharedReports.has(target)) ctx.sharedReports.set(target, dependencyReport(target, ctx));
+  return ctx.sharedReports.get(target);
 }
 
 /**
@@ -150,16 +150,16 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
  * keyed when a hash key is set), or with `hashScheme: kagent` kagent's status.secretHash. Computed once.
  */
 function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: SourceReport[] } {
-  const cached = ctx.modelConfigs.get(obj);
+  const cached = ctx.unitHashes.get(obj);
   if (cached) return cached;
-  const planned = ctx.modelConfigPlans.get(obj);
+  const planned = ctx.unitPlans.get(obj);
   if (!planned) throw new Error('internal: a unit was hashed that the plan did not read');
   ctx.results.push(...planned.results);
   const { refs } = planned;
   const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
   const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? ctx.hasher.digest(targetMessage(digests));
   const out = { digest, sources: reports };
-  ctx.modelConfigs.set(obj, out);
+  ctx.unitHashes.set(obj, out);
   return out;
 }
 

@@ -12,7 +12,7 @@ import type { KObject } from '../model/object.ts';
 import type { TargetMode } from '../model/target.ts';
 import type { PassThrough, Selection, TargetKind } from './kind.ts';
 
-export type { Found, HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
+export type { HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
 
 export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments];
 

@@ -4,6 +4,7 @@ import { ENABLED_ANNOTATION } from '../model/constants.ts';
 import { childIn, stringValue } from '../model/nodes.ts';
 import { type KObject, relatedId } from '../model/object.ts';
 import type { Target } from '../model/target.ts';
+import { kagentAgents } from './kagent-agent.ts';
 import type { TargetKind } from './kind.ts';
 
 export const renderedAgentDeployments: TargetKind = {
@@ -29,14 +30,14 @@ function renderedAgentName(obj: KObject): string | undefined {
  * of mode `agent-deployment`, in the place of its own target or after all others.
  */
 function linkAgentDeployments(targets: Target[], candidates: readonly KObject[]): Target[] {
-  const agents = new Map(targets.filter((t) => t.mode === 'agent').map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
+  const agents = new Map(targets.filter((t) => t.mode === kagentAgents.mode).map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
   if (agents.size === 0) return targets;
   const byNode = new Map(targets.map((t) => [t.obj, t]));
   for (const obj of candidates) {
     const name = renderedAgentName(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
     if (!agent) continue;
-    const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], agent };
+    const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], carriedFrom: agent };
     if (byNode.has(obj)) targets[targets.indexOf(byNode.get(obj)!)] = linked;
     else targets.push(linked);
   }

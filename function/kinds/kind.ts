@@ -1,7 +1,7 @@
 // Target kinds: the interface each kind of stamped object implements. Selecting, planning and hashing ask
 // the kind (kinds/index.ts has the registry); they do not name kinds. A new kind is one module and one row.
 import type { Config } from '../model/config.ts';
-import type { AgentRefs, SourceRef } from '../model/dependencies.ts';
+import type { FoundRefs, SourceRef } from '../model/dependencies.ts';
 import type { NodeReader } from '../model/nodes.ts';
 import type { KObject, SourceIndex } from '../model/object.ts';
 import type { Result } from '../model/results.ts';
@@ -12,12 +12,10 @@ import type { Target, TargetMode } from '../model/target.ts';
  * - `dependencies`: over the Secrets, ConfigMaps and objects `dependencies` finds;
  * - `unit`: over the object's own references (`unitRefs`), once per object; a target that names the object
  *   among its dependencies takes that hash as one dependency;
- * - `carried`: exactly the hash of another target (`Target.agent`), linked once the whole input is read.
+ * - `carried`: exactly the hash of another target (`Target.carriedFrom`), linked once the whole input is read.
  */
 export type HashRule = 'dependencies' | 'unit' | 'carried';
 
-/** What a target's hash covers, before merging: source references and the objects it names. */
-export type Found = AgentRefs;
 
 export interface TargetKind {
   readonly mode: TargetMode;
@@ -27,7 +25,7 @@ export interface TargetKind {
   /** How objects are selected as targets of this kind; none for `carried` kinds, which are linked (`link`). */
   readonly select?: Selection;
   /** `dependencies` kinds: the references the hash covers; `maxReferences` bounds what annotations may add. */
-  dependencies?(target: Target, reader: NodeReader, inventory: SourceIndex, maxReferences: number): Found;
+  dependencies?(target: Target, reader: NodeReader, inventory: SourceIndex, maxReferences: number): FoundRefs;
   /** `unit` kinds: the object kind a dependency names, and the references of one such object. */
   readonly unitKind?: string;
   unitRefs?(obj: KObject, reader: NodeReader): SourceRef[];

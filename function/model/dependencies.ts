@@ -61,8 +61,9 @@ export interface ObjectRef {
   field: string;
 }
 
-export interface AgentRefs {
-  /** Secrets and ConfigMaps (namespace '' = the Agent's). */
+/** What a target's hash covers, before merging: source references and the objects it names. */
+export interface FoundRefs {
+  /** Secrets and ConfigMaps (namespace '' = the target's). */
   refs: SourceRef[];
   /** ModelConfigs (hashed as units) and the RemoteMCPServers and Agents used as tools. */
   objects: ObjectRef[];

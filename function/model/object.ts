@@ -7,10 +7,30 @@ import type { MapNode } from './nodes.ts';
 export interface Item {
   node: MapNode;
   file?: FileRef;
-  /** The reader vouches that the tree holds no alias, merge key or nesting deeper than MAX_DEPTH (the subset reader). */
-  checked?: true;
-  /** The tree belongs to a document that can be printed again (read by the yaml library): a stamp is written into it too. */
-  reprintable?: boolean;
+  /** Which reader built the tree: what it vouches for, and whether its document can be printed again (see ReadBy). */
+  readBy: ReadBy;
+}
+
+/**
+ * Which reader built a tree.
+ * - `subset`: the subset reader, which declines aliases, merge keys and nesting deeper than MAX_DEPTH, so the
+ *   tree needs no safety walk; it keeps no document to print again (a stamp is written by a text edit only).
+ * - `yaml`: the yaml library, over the whole stream or list: the tree is walked for safety, and its document
+ *   can be printed again (a stamp is written into the tree too).
+ * - `yaml-document`: the yaml library, over one document of a stream on its own (the subset reader declined
+ *   it): walked for safety like `yaml`, but not printed again, since alone it may print differently than
+ *   within its stream; a stamp that needs a new rendering reads the stream again whole.
+ */
+export type ReadBy = 'subset' | 'yaml' | 'yaml-document';
+
+/** True when the reader vouches that the tree holds no alias, merge key or over-deep nesting. */
+export function isVouchedFor(readBy: ReadBy): boolean {
+  return readBy === 'subset';
+}
+
+/** True when the tree's document can be printed again, so a stamp is written into the tree too. */
+export function isReprintable(readBy: ReadBy): boolean {
+  return readBy === 'yaml';
 }
 
 /** A Kubernetes object read from one item. */

@@ -33,18 +33,18 @@ export interface PlannedTarget {
   previous?: string;
   /** Dependencies (workloads and Agents), discovered once; undefined when discovery found errors or did not run. */
   deps?: Dependencies;
-  /** ModelConfigs: the object, hashed as a unit (an Agent that names it uses the same hash). */
+  /** Targets of a `unit` kind (a ModelConfig): the object hashed as a unit (a target that names it uses that hash). */
   obj?: KObject;
-  /** Rendered agent Deployments: the Agent whose hash they carry. */
-  agent?: PlannedTarget;
+  /** Targets of a `carried` kind: the planned target whose hash this one carries. */
+  carriedFrom?: PlannedTarget;
   /** Where the stamp goes in the source text; undefined when only a fresh rendering can write it. */
   edit?: EditPlan;
   /** The item's tree, kept only when its document can be printed again (read by the yaml library). */
   node?: MapNode;
 }
 
-/** A ModelConfig's references, read once, and the results reading them gave (reported when it is first hashed). */
-export interface ModelConfigPlan {
+/** An object hashed as a unit (a ModelConfig): its references, read once, and the results reading them gave (reported when it is first hashed). */
+export interface UnitPlan {
   refs: SourceRef[];
   results: Result[];
 }
@@ -54,7 +54,8 @@ export interface Plan {
   /** Secrets, ConfigMaps, producers and kagent objects: what resolving reads (their trees stay). */
   index: SourceIndex;
   targets: PlannedTarget[];
-  modelConfigs: Map<KObject, ModelConfigPlan>;
+  /** Objects hashed as units, each planned once. */
+  units: Map<KObject, UnitPlan>;
   /** Sources to read live, by id (`Secret/ns/name`), sorted. */
   needs: LiveNeed[];
   /** Results of indexing, selecting, checking stamp sites and discovering (not sorted). */

@@ -2,13 +2,13 @@
 // nesting deeper than MAX_DEPTH — and the result that reports a failure. Items the subset reader read are
 // vouched for at read time (it declines all three), so only the yaml front-end's trees are walked.
 import { findUnsafeNode, formatPath } from './nodes.ts';
-import type { KObject } from './object.ts';
+import { isVouchedFor, type KObject } from './object.ts';
 import { type Result, errorResult } from './results.ts';
 import { MAX_DEPTH } from './target.ts';
 
 /** False (with an error result) when an object rollstamp is about to read holds an alias, a merge key or over-deep nesting. */
 export function isSafeToRead(obj: KObject, results: Result[]): boolean {
-  if (obj.item.checked) return true; // the subset reader declines all three
+  if (isVouchedFor(obj.item.readBy)) return true; // the subset reader declines all three
   const unsafe = findUnsafeNode(obj.item.node, MAX_DEPTH);
   if (unsafe) results.push(unsafeResult(unsafe.problem, obj, formatPath(unsafe.path)));
   return unsafe === undefined;

@@ -4,13 +4,10 @@ import type { KObject } from './object.ts';
 import type { Rollout, WorkloadRow } from './workload-row.ts';
 
 /**
- * How a target's hash is made:
- * - `workload`: from its pod template's references;
- * - `agent`: a kagent Agent, from its spec (ModelConfigs hashed as units);
- * - `model-config`: a kagent ModelConfig's own hash (informational stamp on its metadata);
- * - `agent-deployment`: a rendered agent Deployment, which gets exactly its Agent's hash.
+ * The name of a target's kind (`workload`, `agent` …). Open: each kind module in kinds/ owns its own, and
+ * the registry (kinds/index.ts) is the only list, so a new kind is one module and one row.
  */
-export type TargetMode = 'workload' | 'agent' | 'model-config' | 'agent-deployment';
+export type TargetMode = string;
 
 /** An object that will be stamped. */
 export interface Target {
@@ -20,8 +17,8 @@ export interface Target {
   site: StampSite;
   /** Workloads: path of the pod template. */
   templatePath?: readonly string[];
-  /** Rendered agent Deployments: the Agent whose hash they carry. */
-  agent?: Target;
+  /** Targets of a `carried` kind (a rendered agent Deployment): the target whose hash this one carries. */
+  carriedFrom?: Target;
   /** Workloads: the row of the kind table that reads it. */
   row?: WorkloadRow;
   /** Workloads: how its stamp rolls. */

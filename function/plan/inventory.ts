@@ -1,4 +1,4 @@
-// Index stage: an item's identity (group, kind, namespace, name), labels and annotations, and the index of
+// Plan stage, the index: an item's identity (group, kind, namespace, name), labels and annotations, and the index of
 // Secrets, ConfigMaps, kagent objects, Namespaces and producers by namespace/name. Maps, not objects, so
 // `__proto__` is just a key.
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';

@@ -13,12 +13,12 @@ import { emptyIndex, indexObject } from './inventory.ts';
 import { selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
-import { type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
+import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
-import type { LiveNeed, ModelConfigPlan, Plan, PlannedTarget } from '../model/plan.ts';
+import type { LiveNeed, UnitPlan, Plan, PlannedTarget } from '../model/plan.ts';
 import type { Result } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
@@ -40,7 +40,7 @@ export class Planner {
   private readonly slots: Slot[] = [];
   /** Objects that may carry another target's hash: planned only once every target is known. */
   private readonly candidates: KObject[] = [];
-  private readonly modelConfigs = new Map<KObject, ModelConfigPlan>();
+  private readonly units = new Map<KObject, UnitPlan>();
   private readonly planned = new Map<Target, PlannedTarget>();
   /** kagent 1.x objects: never targets; their trees stay for `diff` and `explain` (#20). */
   private readonly kagent1x: KObject[] = [];
@@ -49,7 +49,8 @@ export class Planner {
   constructor(
     private readonly config: Config,
     private readonly planEdit: EditPlanner,
-    private readonly deadline?: Deadline,
+    /** The run's deadline, for the loops over items and targets. Default: none. */
+    readonly deadline?: Deadline,
   ) {
     // A declared kind that collides with a built-in one fails the run before anything is read (#24).
     this.results.push(...declaredKindProblems(config));
@@ -86,15 +87,15 @@ export class Planner {
       return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
     });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, modelConfigs, results, kagent1x } = this;
-    return { config, index, targets, modelConfigs, needs: liveNeeds(targets, modelConfigs, index, config), results, items: this.count, kagent1x };
+    const { config, index, units, results, kagent1x } = this;
+    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, kagent1x };
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
   private planUnit(obj: KObject, kind: TargetKind): void {
-    if (this.modelConfigs.has(obj)) return;
+    if (this.units.has(obj)) return;
     const found: Result[] = [];
-    this.modelConfigs.set(obj, { refs: kind.unitRefs!(obj, new NodeReader(obj.subject, found)), results: found });
+    this.units.set(obj, { refs: kind.unitRefs!(obj, new NodeReader(obj.subject, found)), results: found });
   }
 
   private planOne(target: Target): PlannedTarget {
@@ -105,12 +106,12 @@ export class Planner {
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
     if (target.rollout) out.rollout = target.rollout;
-    if (!kind.local) this.planned.set(target, out); // an Agent is planned once for all targets that carry its hash
+    if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
-      const agent = this.planOne(target.agent!);
-      out.agent = agent;
+      const carriedFrom = this.planOne(target.carriedFrom!);
+      out.carriedFrom = carriedFrom;
       // The carried target reports its own problems; this one is checked only when that one can be hashed.
-      if (agent.deps) out.siteOk = checkSite(target, results);
+      if (carriedFrom.deps) out.siteOk = checkSite(target, results);
     } else {
       out.siteOk = checkSite(target, results);
     }
@@ -135,7 +136,7 @@ export class Planner {
       const edit = this.planEdit(obj.item.node, site, config.annotationKey);
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
-      if (obj.item.reprintable) out.node = obj.item.node;
+      if (isReprintable(obj.item.readBy)) out.node = obj.item.node;
     }
     return out;
   }
@@ -150,7 +151,7 @@ function checkSite(target: Target, results: Result[]): boolean {
  * Which Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead): those the
  * targets use. A ModelConfig with more references than ROLLSTAMP_MAX_REFERENCES allows asks for none.
  */
-function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<KObject, ModelConfigPlan>, index: SourceIndex, config: Config): LiveNeed[] {
+function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject, UnitPlan>, index: SourceIndex, config: Config): LiveNeed[] {
   if (config.live === 'never') return [];
   const needs = new Map<string, LiveNeed>();
   const add = (uses: readonly SourceUse[]): void => {
@@ -162,9 +163,9 @@ function liveNeeds(targets: readonly PlannedTarget[], modelConfigs: ReadonlyMap<
   };
   for (const t of targets) {
     if (kindOf(t.mode).hash === 'unit') {
-      const refs = modelConfigs.get(t.obj!)?.refs ?? [];
+      const refs = units.get(t.obj!)?.refs ?? [];
       if (t.siteOk && refs.length <= config.maxReferences) add(mergeRefs(t.obj!, refs));
-    } else add((t.agent ?? t).deps?.uses ?? []);
+    } else add((t.carriedFrom ?? t).deps?.uses ?? []);
   }
   return [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
 }

@@ -1,4 +1,4 @@
-// Target stage: which objects get a stamp. The target kinds (kinds/index.ts) decide what an object is, where
+// Plan stage, targets: which objects get a stamp. The target kinds (kinds/index.ts) decide what an object is, where
 // its stamp goes and whether it is selected without a label; this stage applies what is common to all of
 // them: objects that are never written are passed through, metadata problems stop a target, and
 // `rollstamp.dev/enabled` ("true" selects, "false" always wins) is checked.

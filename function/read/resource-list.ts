@@ -88,8 +88,8 @@ export function entryItems(node: Node | null, i: number, doc: Document | undefin
   // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
   const unwrapped = unwrapList(node, file);
   if ('result' in unwrapped) results.push(unwrapped.result);
-  const checked = doc === undefined;
-  for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), ...(checked ? { checked: true as const } : {}), ...(doc ? { reprintable: true } : {}) });
+  const readBy = doc === undefined ? 'subset' : 'yaml';
+  for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), readBy });
 }
 
 /** What writing the list back needs to know of its root (see ResourceList). */

@@ -1,7 +1,7 @@
-// Read stage for plain multi-document streams (`stamp`, `explain`, `generate`): documents with their exact
-// source text (write/stream.ts prints untouched ones byte for byte) and their items. Streams are read by the
-// subset reader when they fit it (fast), else by the yaml library (read/from-yaml.ts gives its trees as the
-// same light nodes).
+// Read stage for plain multi-document streams (`stamp`, `explain`, `generate`), read whole: documents with
+// their exact source text (write/stream.ts prints untouched ones byte for byte) and their items. A stream is
+// read by the subset reader when it fits it (fast), else by the yaml library (read/from-yaml.ts gives its
+// trees as the same light nodes). Reading one document at a time: read/stream-documents.ts.
 import { Composer, type Document } from 'yaml';
 import { addDuplicateKeyErrors, LineCounter, parseTokens, tooDeepError, PARSE_OPTIONS, unprintableNodes, yamlErrorResult } from './parse-yaml.ts';
 import { splitJsonStream } from './json-stream.ts';
@@ -9,8 +9,8 @@ import { isLocalConfig, unwrapList } from './list-wrappers.ts';
 import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { fromYaml } from './from-yaml.ts';
-import { isMapNode, isScalarNode, type Node } from '../model/nodes.ts';
-import type { Item } from '../model/object.ts';
+import { findUnsafeNode, isMapNode, isScalarNode, toPlain, type Node } from '../model/nodes.ts';
+import type { Item, ReadBy } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
@@ -23,7 +23,9 @@ export interface StreamDoc {
   /** Set by streamItems: the index of this document's first item, and how many it holds (a list wrapper's entries). */
   firstItem?: number;
   itemCount?: number;
-  /** The yaml library's document, which can print the tree again; absent when the subset reader read it. */
+  /** Which reader read it (see ReadBy); its items carry the same. */
+  readBy: ReadBy;
+  /** The yaml library's document, which can print the tree again: present only when `readBy` is `yaml`. */
   doc?: Document;
   text: string;
   /** Offset of `text` in the stream (node ranges count from the stream's start). */
@@ -42,10 +44,18 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
   if (subset) {
     const docs = subset.map((d, index): StreamDoc => {
       const to = subset[index + 1]?.offset ?? text.length;
-      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index } };
+      return { contents: d.contents, text: text.slice(d.offset, to), offset: d.offset, file: index === 0 ? { path } : { path, index }, readBy: 'subset' };
     });
     return { docs };
   }
+  return parseWithLibrary(text, path);
+}
+
+/**
+ * A stream (or one document's text) read by the yaml library; any error in any document is reported.
+ * - Node ranges count from the start of `text`; each document's `doc` can print it again.
+ */
+export function parseWithLibrary(text: string, path: string): { docs: StreamDoc[] } | { results: Result[] } {
   const lines = new LineCounter();
   const read = parseTokens(text, lines);
   // Nesting the yaml library cannot compose safely is refused first, with the same error on every run.
@@ -63,36 +73,10 @@ export function parseStream(text: string, path: string, mode: ReadMode = 'fast')
     for (const err of doc.errors) results.push(yamlErrorResult(err, lines, file));
     if (doc.errors.length === 0) results.push(...unprintableNodes(doc, text.slice(from, to), lines, file));
     if (doc.errors.length === 0 && doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') results.push(yaml11Result(file));
-    return { contents: fromYaml(doc.contents), doc, text: text.slice(from, to), offset: from, file };
+    return { contents: fromYaml(doc.contents), doc, text: text.slice(from, to), offset: from, file, readBy: 'yaml' };
   });
   if (docs.length === 0 && text.trim() !== '') results.push(errorResult('INVALID_INPUT', 'no YAML document found', { file: { path } }));
   return results.length > 0 ? { results } : { docs: out };
-}
-
-/** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
-const MARKER = /^---(?:[ \t\r\n]|$)/gm;
-/** Blank and comment lines: before the first marker they belong to the first document. */
-const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
-
-/**
- * A plain stream's documents read one at a time by the subset reader, each from its own text, so that only
- * one document's tree exists at a time (node ranges count from the start of that text). Returns false, after
- * any number of documents, as soon as one is outside the subset (JSON streams included): the caller then
- * reads the whole stream with parseStream, which gives the same documents.
- */
-export function* subsetDocuments(text: string, path: string): Generator<StreamDoc, boolean> {
-  if (splitJsonStream(text)) return false;
-  const starts = [0];
-  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
-  // Blank and comment lines before the first marker open the first document.
-  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
-  for (let i = 0; i < starts.length; i++) {
-    const piece = text.slice(starts[i], starts[i + 1] ?? text.length);
-    const read = readSubsetStream(piece);
-    if (read?.length !== 1 || read[0]!.offset !== 0) return false;
-    yield { contents: read[0]!.contents, text: piece, offset: 0, file: i === 0 ? { path } : { path, index: i } };
-  }
-  return true;
 }
 
 /**
@@ -127,6 +111,17 @@ function documentStarts(tokens: ReadonlyArray<{ type: string; offset: number }>)
   return starts;
 }
 
+/**
+ * A stream read by the yaml library as plain values, one per document (undefined for an empty one), for files
+ * the plugin checks rather than stamps (kustomize generator configs). Undefined when any document has an error,
+ * an alias, a merge key or nesting deeper than 64.
+ */
+export function plainDocuments(text: string, path: string): unknown[] | undefined {
+  const stream = parseStream(text, path, 'full');
+  if ('results' in stream || stream.docs.some((d) => d.contents && findUnsafeNode(d.contents, 64))) return undefined;
+  return stream.docs.map((d) => (d.contents ? toPlain(d.contents) : undefined));
+}
+
 /** True for a document marked `config.kubernetes.io/local-config: "true"` (KRM: configuration, not an object to apply). */
 export function isLocalConfigDoc(d: StreamDoc): boolean {
   return isMapNode(d.contents) && isLocalConfig(d.contents);
@@ -154,10 +149,7 @@ export function streamItems(docs: readonly StreamDoc[], firstIndex = 0): { items
     }
     const unwrapped = unwrapList(contents, d.file);
     if ('result' in unwrapped) results.push(unwrapped.result);
-    // No library document means the subset reader read it (parseStream, subsetDocuments), which declines
-    // aliases, merge keys and over-deep nesting: its items need no safety walk. A library document can be
-    // printed again, so a stamp is written into its tree too.
-    for (const node of unwrapped.objects) items.push({ node, file: d.file, ...(d.doc ? { reprintable: true } : { checked: true as const }) });
+    for (const node of unwrapped.objects) items.push({ node, file: d.file, readBy: d.readBy });
     d.itemCount = unwrapped.objects.length;
   }
   return { items, results };

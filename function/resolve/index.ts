@@ -1,5 +1,5 @@
-// Resolve stage entry: a SourceUse → what its digest covers. Order (DESIGN "Sources"): a plain Secret or
-// ConfigMap in the bundle; the live cluster, for what the plugin read (live: missing | always); a SOPS Secret
+// Resolve stage entry: a SourceUse → what its digest covers, asked in this order: a plain Secret or ConfigMap
+// in the bundle; the live cluster, for what the plugin read (live: missing | always); a SOPS Secret
 // or a producer in the bundle; else missing. The core never reads the cluster itself: the plugin passes
 // what it read as `fetched`.
 import { IGNORE_ANNOTATION } from '../model/constants.ts';

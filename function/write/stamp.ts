@@ -1,4 +1,4 @@
-// Stamp stage, tree form: writes the hash at a target's stamp site into the yaml library's tree of the
+// Write stage, the stamp in tree form: writes the hash at a target's stamp site into the yaml library's tree of the
 // document, for a re-rendering when no text edit can write it — an annotations map (a pod template's, or a
 // kagent Agent's deployment annotations), or, for a kagent SandboxAgent, a literal env entry — creating the
 // maps on the way when absent. The value is always a double-quoted scalar, so no YAML 1.1 reader retypes it.

@@ -1,4 +1,4 @@
-// Stamp stage, text form: the smallest edit to the source text that writes the stamp, so a stamped file
+// Write stage, the stamp in text form: the smallest edit to the source text that writes the stamp, so a stamped file
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import { ENV_STAMP_NAME } from '../model/constants.ts';

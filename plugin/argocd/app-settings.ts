@@ -10,41 +10,19 @@ import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
 import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
 import { repoRoot } from './repo-root.ts';
+import { envOf, settingsOwnedBy } from '../settings-table.ts';
 import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
 
-/** Settings an Application may set, by config name. Everything else is refused. */
-export const APP_SETTINGS = ['renderer', 'valuesFiles', 'targets', 'selector', 'annotationKey', 'onMissing', 'kagent', 'hashScheme', 'allowEmpty', 'skipCrds', 'kinds'];
+/** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
+export const APP_SETTINGS = settingsOwnedBy('app');
 /**
  * Settings only the sidecar's own environment may set (named so the refusal says why). They are refused
  * whatever the spelling (`hashKeyFile`, `hash-key-file`, `HASH_KEY_FILE`): names are compared by their
  * letters and digits only, without case.
  */
-export const OPERATOR_ONLY = [
-  'hashKey',
-  'hashKeyFile',
-  'maxInputBytes',
-  'renderTimeoutSeconds',
-  'rendererStderr',
-  'reader',
-  'kustomizeBuildOptions',
-  // ROLLSTAMP_HELM_ALLOW_HTTP (#21): plain http:// chart repositories
-  'helmAllowHttp',
-  // live reads: ROLLSTAMP_LIVE, ROLLSTAMP_LIVE_NAMESPACES, ROLLSTAMP_KUBE_CONTEXT, KUBECONFIG, time limits
-  'live',
-  'liveNamespaces',
-  'namespaces',
-  'kubeconfig',
-  'kubeContext',
-  'context',
-  'liveTimeoutSeconds',
-  'liveDeadlineSeconds',
-  // work caps (#12, #21): ROLLSTAMP_MAX_REFERENCES, ROLLSTAMP_MAX_LIVE_READS, ROLLSTAMP_MAX_KEY_WORK
-  'maxReferences',
-  'maxKeyWork',
-  'maxLiveReads',
-];
+export const OPERATOR_ONLY = settingsOwnedBy('operator');
 /** Comes from Argo CD (the destination namespace), never from the repository. */
-const FROM_ARGOCD = ['defaultNamespace'];
+const FROM_ARGOCD = settingsOwnedBy('argocd');
 const SETTINGS_FILES = ['.rollstamp.yaml', '.rollstamp.yml'];
 
 export interface AppConfig {
@@ -70,7 +48,7 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
   for (const key of Object.keys(located.settings)) checkName(key, `${file?.name ?? ''} ${located.prefix}.${key}`);
   const overrides: RawSettings = {};
   const labels: Record<string, string> = {};
-  let output: string | undefined = io.env.ROLLSTAMP_OUTPUT;
+  let output: string | undefined = io.env[envOf('output')];
   for (const [name, value] of Object.entries(io.env)) {
     if (!name.startsWith('ARGOCD_ENV_ROLLSTAMP_') || value === undefined) continue;
     const field = camel(name.slice('ARGOCD_ENV_ROLLSTAMP_'.length));

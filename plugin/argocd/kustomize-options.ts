@@ -2,9 +2,10 @@
 // sidecar's mirror of argocd-cm `kustomize.buildOptions`), checked against the flags that keep a repository's
 // kustomization inside the repository and free of code execution.
 import { UsageError } from '../errors.ts';
+import { envOf } from '../settings-table.ts';
 
 /** The operator's extra `kustomize build` flags (sidecar environment only), e.g. `--enable-helm`. */
-export const KUSTOMIZE_BUILD_OPTIONS_ENV = 'ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS';
+export const KUSTOMIZE_BUILD_OPTIONS_ENV = envOf('kustomizeBuildOptions');
 
 /** Flags passed through, and whether each takes a value (`--flag value` or `--flag=value`). */
 const ALLOWED: ReadonlyMap<string, boolean> = new Map([

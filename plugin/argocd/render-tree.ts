@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { checkLink, isInside } from '../link-check.ts';
 import { checkChartRepo, checkGeneratorConfig, checkKustomizationHelm, isRecord, type RepoPolicy } from './chart-repos.ts';
-import { findUnsafeNode, parseStream, parseYamlDocument, toPlain } from '../../function/index.ts';
+import { parseYamlDocument, plainDocuments } from '../../function/index.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 /** Kustomization fields whose entries may be local directories (kustomize api/types/kustomization.go). */
@@ -137,9 +137,9 @@ async function checkGeneratorFile(path: string, root: string, policy: RepoPolicy
   const shown = shownPath(path, root);
   const info = await stat(path);
   if (info.size > MAX_DESCRIPTOR_BYTES) throw new InputError(`${shown}: cannot be read to check its generators`);
-  const stream = parseStream((await readFile(path)).toString('utf8'), shown, 'full');
-  if ('results' in stream || stream.docs.some((d) => d.contents && findUnsafeNode(d.contents, 64))) throw new InputError(`${shown}: cannot be read to check its generators`);
-  for (const d of stream.docs) checkGeneratorConfig(d.contents ? toPlain(d.contents) : undefined, shown, policy);
+  const docs = plainDocuments((await readFile(path)).toString('utf8'), shown);
+  if (!docs) throw new InputError(`${shown}: cannot be read to check its generators`);
+  for (const doc of docs) checkGeneratorConfig(doc, shown, policy);
 }
 
 /**

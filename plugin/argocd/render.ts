@@ -13,6 +13,7 @@ import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { redactPaths } from './redact-paths.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
+import { envOf } from '../settings-table.ts';
 import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
 import { type Config, decodeUtf8 } from '../../function/index.ts';
 
@@ -55,7 +56,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them, and without the sidecar's paths (#21).
-    if (io.env.ROLLSTAMP_RENDERER_STDERR === 'show' && err instanceof Error && 'stderr' in err) {
+    if (io.env[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
       io.writeStderr(redactPaths(String((err as { stderr: string }).stderr), rootsToShow(io)));
     }
     throw err;

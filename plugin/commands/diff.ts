@@ -8,10 +8,10 @@ import type { Io } from '../io.ts';
 import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
 import { readInputs } from '../read-inputs.ts';
 import { maxInputBytes, summarize } from '../settings.ts';
-import { stampFiles, type StreamRun } from '../stamp-streams.ts';
+import { stampFiles } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
-import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result } from '../../function/index.ts';
+import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result, type RunOutcome } from '../../function/index.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -76,12 +76,12 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
-  if (!values.quiet) printWarnings([...before.outcome.results, ...after.outcome.results], io);
-  const diff = diffStamps(before.outcome.targets, after.outcome.targets);
+  if (!values.quiet) printWarnings([...before.results, ...after.results], io);
+  const diff = diffStamps(before.targets, after.targets);
   // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
-  const agents = before.outcome.kagent1x?.agents.length || after.outcome.kagent1x?.agents.length ? diffKagent1x(before.outcome.kagent1x?.agents ?? [], after.outcome.kagent1x?.agents ?? []) : undefined;
+  const agents = before.kagent1x?.agents.length || after.kagent1x?.agents.length ? diffKagent1x(before.kagent1x?.agents ?? [], after.kagent1x?.agents ?? []) : undefined;
   // With only kagent 1.x Agents in both renders, "Nothing rolls." would only say that nothing is stamped.
-  const stamped = before.outcome.targets.length + after.outcome.targets.length > 0;
+  const stamped = before.targets.length + after.targets.length > 0;
   await io.writeStdout(render(format, diff, agents, stamped));
   return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
 }
@@ -99,10 +99,10 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
 }
 
 /** One render read and stamped in memory; any error result fails the whole run (fail closed). */
-async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<StreamRun> {
+async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<RunOutcome> {
   const files = await readInputs([path], io, maxInputBytes(io));
-  const run = await stampFiles(files, config, io, undefined, live, { keyDigests: true, kagentPreview: true });
-  if (hasErrors(run.outcome.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.outcome.results)}`);
+  const run = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true });
+  if (hasErrors(run.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.results)}`);
   return run;
 }
 

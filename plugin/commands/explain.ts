@@ -54,7 +54,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
   const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true });
-  const { outcome } = run;
+  const outcome = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
   if (format === 'text') await io.writeStdout(renderText(outcome.targets, outcome.results, outcome.kagent1x));

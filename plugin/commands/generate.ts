@@ -11,8 +11,12 @@ import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
 import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
+import { argocdParameterOf, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
-import { hasErrors, isLocalConfigDoc, toKubernetesJson } from '../../function/index.ts';
+import { hasErrors, toKubernetesJson } from '../../function/index.ts';
+
+/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
+const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -26,8 +30,8 @@ prints nothing and exits non-zero.
 
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
 with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
-ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (renderer, values-files, targets, selector,
-annotation-key, on-missing, kagent, hash-scheme, skip-crds, allow-empty). The output format is plugin env
+ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (${APP_PARAMETERS.slice(0, 4).join(', ')},
+${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
@@ -42,7 +46,8 @@ ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in 
 ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
 ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
 ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_MAX_KEY_WORK
-(keys hashed or reported per run after sharing, 500000).
+(keys hashed or reported per run after sharing, 500000), ROLLSTAMP_READER=full (read every input with the
+yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
@@ -73,13 +78,13 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
-  const run = await stampFiles(files, config, io, renderer === 'directory' ? (d) => !isLocalConfigDoc(d) : undefined, live, { deadline });
+  const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live, deadline });
   deadline.check('stamping');
-  if (hasErrors(run.outcome.results)) throw new InputError(summarize(run.outcome.results));
+  if (hasErrors(run.results)) throw new InputError(summarize(run.results));
   if (run.objects === 0 && !config.allowEmpty) {
     throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);
   }
-  printWarnings(run.outcome.results, io);
+  printWarnings(run.results, io);
   if (output === 'yaml') {
     await io.writeStdout(run.output);
     return 0;

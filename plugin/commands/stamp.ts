@@ -8,7 +8,7 @@ import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { hasErrors, isLocalConfigDoc, resourceId } from '../../function/index.ts';
+import { hasErrors, resourceId } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
@@ -54,13 +54,13 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const config = await configFromFlags(values, io);
   // A directory's local-config documents (a RollstampConfig, a Kptfile) are settings, not objects to apply:
   // they are left out of the output, as generate and kustomize leave them out (#23).
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), {}, (d, file) => !(file.fromDirectory && isLocalConfigDoc(d)));
-  const { results } = run.outcome;
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { dropLocalConfigFromDirectories: true });
+  const { results } = run;
   if (hasErrors(results)) throw new InputError(summarize(results));
   refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
   // An empty input allowed by --allow-empty has no targets by nature: only objects without one count here.
-  const noTargets = run.objects > 0 && run.outcome.targets.length === 0;
+  const noTargets = run.objects > 0 && run.targets.length === 0;
   if (noTargets && values.check && values['allow-no-targets'] !== true) {
     throw new InputError(`--check found no target workloads (a mistyped --selector?): ${OPT_IN}, or pass --allow-no-targets`);
   }
@@ -69,7 +69,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const explained = results.some((r) => r.resourceRef !== undefined);
   if (noTargets && !explained && !values.quiet) io.writeStderr(`rollstamp: warning: no target workloads: ${OPT_IN}\n`);
   if (values.check) {
-    const changed = run.outcome.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
+    const changed = run.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }

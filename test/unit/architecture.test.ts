@@ -1,8 +1,8 @@
 // The layout guards itself: the core's stage folders import only the stages below them, nothing in the core
-// imports a cycle (type imports included), plugin/ reaches the core only through function/index.ts, the core
-// touches no files, environment or clock, only the read and write stages (and plugin/) import the yaml
-// library, and no source file grows past 400 lines. Each rule is also tried on
-// a small made-up graph, so a rule that could never fire fails here too.
+// imports a cycle (type imports included), plugin/ reaches the core only through function/index.ts and never
+// drives the run itself, the core touches no files, environment or clock, only the read and write stages (and
+// plugin/) import the yaml library, and no source file grows past 400 lines. Each rule is also tried on
+// a small made-up graph or text, so a rule that could never fire fails here too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   hash: ['model', 'config', 'discover', 'kinds', 'resolve', 'plan'],
   write: ['model', 'read'],
   compare: ['model', 'hash'],
-  index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare'],
+  // The runs: read → plan → (the plugin's live reads) → apply → write, for each input shape.
+  run: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write'],
+  index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare', 'run'],
 };
 /** Node modules the core may use: hashing and bytes only (no fs, no env, no clock, no network). */
 const CORE_NODE_MODULES = new Set(['node:crypto', 'node:buffer']);
@@ -40,6 +42,33 @@ function sourceFiles(dir: string): string[] {
     return e.name.endsWith('.ts') ? [path] : [];
   });
 }
+
+/**
+ * What only the core's runs (function/run/) may call: the readers, the planner and apply. A plugin file that
+ * names one of them drives the pipeline itself.
+ */
+const RUN_INTERNALS = ['plan', 'apply', 'startPlan', 'Planner', 'parseStream', 'streamDocuments', 'streamItems', 'subsetDocuments', 'parseResourceList', 'splitResourceList', 'serializeStream', 'serializeResourceList'];
+
+/** The names a file imports from the core's API (function/index.ts), as written. */
+export function coreNamesOf(text: string): string[] {
+  const names: string[] = [];
+  const forms = /import\s+(?:type\s+)?\{([^{}]*)\}\s*from\s*['"][^'"]*function\/index\.ts['"]|\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"][^'"]*function\/index\.ts['"]/g;
+  for (const m of text.matchAll(forms)) {
+    for (const part of (m[1] ?? m[2]!).split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      if (name !== '') names.push(name);
+    }
+  }
+  return names;
+}
+
+/** Run internals a plugin file imports, as `file: name` lines. */
+export function runInternalsIn(files: ReadonlyMap<string, string>): string[] {
+  return [...files].flatMap(([file, text]) => coreNamesOf(text).filter((n) => RUN_INTERNALS.includes(n)).map((n) => `${file}: ${n}`));
+}
+
+/** The process's environment, argv, streams or exit, or the clock (a core file must reach none of them). */
+const PROCESS_OR_CLOCK = /\bprocess\.(env|argv|stdout|stderr|stdin|cwd|exit|hrtime)\b|\bDate\.now\(|new Date\(|\bperformance\.now\(|\bglobalThis\.process\b|\bset(Timeout|Interval|Immediate)\(/;
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
@@ -138,7 +167,7 @@ test('function/ stages import only the stages below them, and never plugin/, fs,
   assert.equal(forbiddenEdges(coreGraph), []);
   for (const [file] of coreGraph) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    assert.not.match(text, /\bprocess\.(env|argv|stdout|stderr|cwd|exit)\b|\bDate\.now\(|new Date\(/, `${file} reaches the process or the clock`);
+    assert.not.match(text, PROCESS_OR_CLOCK, `${file} reaches the process or the clock`);
   }
 });
 
@@ -154,6 +183,34 @@ test('plugin/ reaches the core only through function/index.ts', () => {
   }
 });
 
+test('plugin/ starts and finishes the core\'s runs and never reimplements them: no reader, planner or apply of its own', () => {
+  const plugin = new Map([...graph.keys()].filter((f) => f.startsWith('plugin/')).map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+  assert.equal(runInternalsIn(plugin), []);
+  // The API exports none of them either: the plugin could not reach them through function/index.ts.
+  const api = readFileSync(join(ROOT, 'function/index.ts'), 'utf8');
+  for (const name of RUN_INTERNALS) assert.not.match(api, new RegExp(`[{,\\s]${name}[,\\s}]`), `function/index.ts exports ${name}`);
+});
+
+test('function/index.ts exports only what plugin/ uses', () => {
+  const used = new Set([...graph.keys()].filter((f) => f.startsWith('plugin/')).flatMap((f) => coreNamesOf(readFileSync(join(ROOT, f), 'utf8'))));
+  const api = readFileSync(join(ROOT, 'function/index.ts'), 'utf8');
+  const exported = [...api.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) => m[1]!.split(',').map((p) => p.trim().replace(/^type\s+/, '')).filter((n) => n !== ''));
+  assert.ok(exported.length > 10, 'the export lists were read');
+  assert.equal(exported.filter((n) => !used.has(n)), []);
+});
+
+test('the run and clock rules fire on made-up files', () => {
+  const made = new Map([
+    ['plugin/a.ts', "import { apply, type Config, startStreamRun } from '../function/index.ts';"],
+    ['plugin/b.ts', "import {\n  hasErrors,\n  type Plan as P,\n  streamItems,\n} from '../../function/index.ts';"],
+    ['plugin/c.ts', "import { startListRun } from '../function/index.ts';"],
+    ['plugin/d.ts', "const { oneLine, plan } = await import('../function/index.ts');"],
+  ]);
+  assert.equal(runInternalsIn(made), ['plugin/a.ts: apply', 'plugin/b.ts: streamItems', 'plugin/d.ts: plan']);
+  for (const text of ['const t = Date.now();', 'if (process.env.X) {}', 'performance.now()', 'setTimeout(f, 1)', 'globalThis.process.exit(1)']) assert.match(text, PROCESS_OR_CLOCK, text);
+  assert.not.match('const updated = dateOf(x); // the process of reading', PROCESS_OR_CLOCK);
+});
+
 test(`no source file in function/ or plugin/ is longer than ${MAX_LINES} lines, and each opens with a header comment`, () => {
   for (const file of graph.keys()) {
     const text = readFileSync(join(ROOT, file), 'utf8');
@@ -161,6 +218,20 @@ test(`no source file in function/ or plugin/ is longer than ${MAX_LINES} lines, 
     assert.ok(lines <= MAX_LINES, `${file} has ${lines} lines`);
     assert.ok(text.startsWith('// '), `${file} does not start with a header comment`);
   }
+});
+
+/** The stage a core file's header names (`// Plan stage, …` → `plan`), if it names one. */
+export function headerStage(text: string): string | undefined {
+  return /^\/\/ (\w+) stage\b/.exec(text)?.[1]?.toLowerCase();
+}
+
+test('a core file whose header names a stage lives in that stage\'s folder (#25)', () => {
+  for (const file of coreGraph.keys()) {
+    const named = headerStage(readFileSync(join(ROOT, file), 'utf8'));
+    if (named !== undefined && stageOf(file) !== 'index') assert.is(named, stageOf(file), `${file}: its header names the ${named} stage`);
+  }
+  assert.is(headerStage('// Stamp stage, text form: …'), 'stamp');
+  assert.is(headerStage('// Model: targets'), undefined);
 });
 
 test('the rules fire on a made-up graph: a type-import cycle, an upward edge, plugin and fs imports', () => {

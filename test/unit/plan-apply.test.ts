@@ -3,7 +3,11 @@
 // Reading a stream one document at a time gives the documents reading it whole gives.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apply, parseStream, plan, readConfig, serializeStream, startPlan, streamItems, subsetDocuments, type Config, type StreamDoc } from '../../function/index.ts';
+import { readConfig, startStreamRun, type Config } from '../../function/index.ts';
+import { apply, plan, startPlan } from '../../function/run/apply.ts';
+import { parseStream, streamItems, type StreamDoc } from '../../function/read/stream.ts';
+import { streamDocuments } from '../../function/read/stream-documents.ts';
+import { serializeStream } from '../../function/write/stream.ts';
 
 const WORKLOAD = `apiVersion: apps/v1
 kind: Deployment
@@ -79,7 +83,7 @@ test('planning item by item gives the plan of all items at once', () => {
   const whole = apply(plan(streamItems(wholeDocs).items, config));
   const planner = startPlan(config);
   const docs: StreamDoc[] = [];
-  for (const d of subsetDocuments(STREAM, 'in.yaml')) {
+  for (const d of streamDocuments(STREAM, 'in.yaml')) {
     docs.push(d);
     planner.add(streamItems([d], planner.items).items);
   }
@@ -90,22 +94,49 @@ test('planning item by item gives the plan of all items at once', () => {
   assert.match(serializeStream(docs, oneByOne.changed) ?? '', /rollstamp\.dev\/hash: "/);
 });
 
-test('reading one document at a time: the same documents as a whole read, or false when one is outside the subset', () => {
+test('reading one document at a time: the same documents as a whole read, or false when one cannot be read alone', () => {
   const cases = ['# head\n---\nkind: A\n', '\n---\nkind: A\n', 'kind: A\n---\n---\n# x\n', 'kind: A\n# c\n---\nkind: B\n---', '---\nkind: A\n---\nkind: B\n', 'a: |\n  x\n---\nb: 1\n', STREAM];
   for (const text of cases) {
-    const reader = subsetDocuments(text, 'in.yaml');
+    const reader = streamDocuments(text, 'in.yaml');
     const docs: StreamDoc[] = [];
     let step = reader.next();
     for (; !step.done; step = reader.next()) docs.push(step.value);
     assert.is(step.value, true, JSON.stringify(text));
     assert.equal(docs.map((d) => [d.text, d.file]), docsOf(text).map((d) => [d.text, d.file]), JSON.stringify(text));
   }
-  for (const text of ['kind: A\n---\nx: &a 1\ny: *a\n', '{"kind": "A"}\n']) {
-    const reader = subsetDocuments(text, 'in.yaml');
+  for (const text of ['kind: A\n---\nx: [1\n', 'kind: A\n...\n%YAML 1.2\n---\nkind: B\n', '{"kind": "A"}\n{"kind": "B"}\n']) {
+    const reader = streamDocuments(text, 'in.yaml');
     let step = reader.next();
     while (!step.done) step = reader.next();
     assert.is(step.value, false, JSON.stringify(text));
   }
+});
+
+test('a document outside the subset is read alone by the yaml library; the documents after it stay with the subset reader', () => {
+  const text = `${STREAM}---\nanchor: &a [1]\nalias: *a\n---\nthird: doc\n`;
+  const docs = [...streamDocuments(text, 'in.yaml')];
+  assert.equal(docs.map((d) => d.readBy), ['subset', 'subset', 'yaml-document', 'subset']);
+  assert.equal(docs.map((d) => [d.text, d.file]), docsOf(text).map((d) => [d.text, d.file]));
+});
+
+test('a stream run with one document outside the subset writes what the yaml library reading the whole stream writes', () => {
+  const config = configOf({ targets: 'all' });
+  const text = `${STREAM}---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: other, labels: &l {a: b}}\ndata: {k: v}\n`;
+  const fast = startStreamRun([{ path: 'in.yaml', text }], { config }).finish();
+  const full = startStreamRun([{ path: 'in.yaml', text }], { config, reader: 'full' }).finish();
+  assert.is(fast.output, full.output);
+  assert.equal(fast.results, full.results);
+  assert.match(fast.output, /rollstamp\.dev\/hash: "sha256:/);
+});
+
+test('a stamp only a new rendering can write, in a document read alone, reads the stream again whole', () => {
+  const config = configOf({ targets: 'all' });
+  // The flow-mapping template has no text edit; the anchor sends the document to the yaml library.
+  const text = `${SECRET}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w, namespace: shop, labels: &l {a: b}}\nspec: {template: {metadata: {labels: *l}, spec: {containers: [{name: c, envFrom: [{secretRef: {name: db}}]}]}}}\n`;
+  const fast = startStreamRun([{ path: 'in.yaml', text }], { config }).finish();
+  const full = startStreamRun([{ path: 'in.yaml', text }], { config, reader: 'full' }).finish();
+  assert.equal(fast.results, full.results);
+  assert.is(fast.output, full.output);
 });
 
 test.run();

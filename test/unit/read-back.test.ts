@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertReadsBack } from '../../function/write/read-back.ts';
-import { serializeStream, subsetDocuments } from '../../function/index.ts';
+import { streamDocuments } from '../../function/read/stream-documents.ts';
+import { serializeStream } from '../../function/write/stream.ts';
 
 const DOC = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    rollstamp.dev/hash: old\n    note: x\n';
 
@@ -18,7 +19,7 @@ test('a stamp line that swallowed the next key does not read back: an internal e
 });
 
 test('serializeStream refuses an edit that breaks its document instead of returning it (#21)', () => {
-  const [doc] = [...subsetDocuments(DOC, 'in.yaml')];
+  const [doc] = [...streamDocuments(DOC, 'in.yaml')];
   assert.ok(doc, 'read');
   doc!.firstItem = 0;
   doc!.itemCount = 1;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { WORKLOAD_ROWS } from '../../function/index.ts';
+import { WORKLOAD_ROWS } from '../../function/kinds/workload-rows.ts';
 import type { WorkloadRow } from '../../function/model/workload-row.ts';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
 import { objectOf, sourcesOf, streamOf } from '../support/workload-rows.ts';

@@ -1,0 +1,57 @@
+// Read stage for plain multi-document streams, one document at a time: each document's text is cut at its
+// `---` marker and read alone, by the subset reader when it fits, else by the yaml library, so only one
+// document's tree exists at a time and a document the subset reader declines costs only itself.
+import { splitJsonStream } from './json-stream.ts';
+import { readSubsetStream } from './subset-yaml.ts';
+import { parseWithLibrary, type StreamDoc } from './stream.ts';
+
+/** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
+const MARKER = /^---(?:[ \t\r\n]|$)/gm;
+/** Blank and comment lines: before the first marker they belong to the first document. */
+const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
+
+/**
+ * A plain stream's documents read one at a time, each from its own text (node ranges count from the start of
+ * that text).
+ * - A document the subset reader declines is read alone by the yaml library (`readBy: 'yaml-document'`): the
+ *   rest of the stream stays with the subset reader.
+ * - Returns false, after any number of documents, when a document is not one the yaml library reads alone
+ *   without a result (a YAML error, whose line and column must count from the stream's start; a directive;
+ *   text that is not exactly one document), and at once for a JSON stream: the caller then reads the whole
+ *   stream with parseStream, which gives the same documents, or the errors.
+ */
+export function* streamDocuments(text: string, path: string): Generator<StreamDoc, boolean> {
+  if (splitJsonStream(text)) return false;
+  const starts = [0];
+  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
+  // Blank and comment lines before the first marker open the first document.
+  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
+  for (let i = 0; i < starts.length; i++) {
+    const piece = text.slice(starts[i], starts[i + 1] ?? text.length);
+    const file = i === 0 ? { path } : { path, index: i };
+    const read = readSubsetStream(piece);
+    if (read?.length === 1 && read[0]!.offset === 0) {
+      yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
+      continue;
+    }
+    // A stream of one document is read whole as it is: reading it alone first would do that work twice.
+    const alone = starts.length > 1 ? readAlone(piece, path) : undefined;
+    if (!alone) return false;
+    yield { contents: alone.contents, text: piece, offset: 0, file, readBy: 'yaml-document' };
+  }
+  return true;
+}
+
+/**
+ * One document's text read by the yaml library, its library document let go (it is not printed again: see
+ * ReadBy); undefined unless the text is exactly one document, read without a result and with no directive.
+ */
+function readAlone(piece: string, path: string): StreamDoc | undefined {
+  const read = parseWithLibrary(piece, path);
+  if ('results' in read || read.docs.length !== 1) return undefined;
+  const [only] = read.docs;
+  // A directive line (`%YAML`, `%TAG`, after a byte order mark too) belongs to the stream around the
+  // document, and a byte order mark may start a new one: such a text is not read alone.
+  if (only!.offset !== 0 || /^%/m.test(piece) || piece.includes('\uFEFF')) return undefined;
+  return only;
+}

@@ -1,0 +1,131 @@
+// Run stage: the two halves of the core around the live reads. `startPlan` reads the input once — index,
+// targets, stamp sites, dependencies, text edits — and says which sources only the cluster could supply;
+// `apply` resolves, hashes and stamps from the plan alone. The runs (stream-run.ts, list-run.ts) drive both.
+import { ENV_STAMP_NAME } from '../model/constants.ts';
+import { makeHasher } from '../hash/scheme.ts';
+import { DEFAULT_MAX_KEY_WORK, KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
+import { hashTarget, type HashContext } from '../hash/targets.ts';
+import { Planner } from '../plan/plan.ts';
+import { errorResult, hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
+import { writeStamp } from '../write/stamp.ts';
+import { previewKagent1x } from '../hash/kagent1x-secret-hash.ts';
+import { planStampEdit } from '../write/text-edit.ts';
+import { fillEdit, type TextEdit } from '../model/target.ts';
+import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
+import type { FetchedSources } from '../model/dependencies.ts';
+import type { Item } from '../model/object.ts';
+import type { Plan, PlannedTarget } from '../model/plan.ts';
+import type { TargetReport } from '../model/reports.ts';
+import type { Kagent1xReport } from '../model/kagent1x.ts';
+
+export interface ApplyOptions {
+  /** HMAC key; absent means plain SHA-256. */
+  hashKey?: Uint8Array;
+  /** Sources read from the cluster for the ids the plan's `needs` listed. */
+  fetched?: FetchedSources;
+  /**
+   * Report every selected key of each source (SourceReport.keys), as explain and diff print them; without it a
+   * report lists only the keys the target names. Rows count against Config.maxKeyWork. Default: false.
+   */
+  keyDetail?: boolean;
+  /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
+  keyDigests?: boolean;
+  /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
+  kagentPreview?: boolean;
+  /** The run's deadline, for the loop over targets. Default: none. */
+  deadline?: Deadline;
+}
+
+export interface StampOutcome {
+  results: Result[];
+  targets: TargetReport[];
+  /**
+   * Items (by their index among the planned items) that were stamped, each with the text edit that writes the
+   * stamp into its source (undefined when only a fresh rendering can). Empty when there are errors: then
+   * nothing is stamped.
+   */
+  changed: Map<number, TextEdit | undefined>;
+  /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
+  kagent1x?: Kagent1xReport;
+}
+
+/**
+ * Plans a run over `items`: reads everything of each tree that apply and the writers need, once. Plain
+ * Secrets and ConfigMaps are decoded then; afterwards only the trees of producers, SOPS Secrets and kagent
+ * objects are still read (and, for an item whose document can be printed again, the tree a stamp is written
+ * into), so the caller should let the items go.
+ * - `needs`: the Secrets and ConfigMaps to read from the cluster under `config.live` (see wantsLiveRead);
+ *   read them only when `results` has no error.
+ */
+export function plan(items: readonly Item[], config: Config, deadline?: Deadline): Plan {
+  const planner = startPlan(config, deadline);
+  planner.add(items);
+  return planner.finish();
+}
+
+/**
+ * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
+ * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
+ * object's.
+ */
+export function startPlan(config: Config, deadline?: Deadline): Planner {
+  return new Planner(config, planStampEdit, deadline);
+}
+
+/**
+ * Computes every planned target's hash and, when no error was found, stamps them.
+ * - Results (the plan's and apply's) are sorted; an `error` means the caller must write nothing.
+ */
+export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
+  const { config } = planned;
+  if (config.hashScheme === 'kagent' && options.hashKey) {
+    return { results: [errorResult('INVALID_CONFIG', 'hashScheme kagent reproduces kagent\'s unkeyed hash and cannot be used with a hash key')], targets: [], changed: new Map() };
+  }
+  const results: Result[] = [...planned.results];
+  const hasher = makeHasher(options.hashKey);
+  const ctx: HashContext = {
+    inventory: planned.index,
+    results,
+    cache: new Map(),
+    hasher,
+    shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true),
+    config,
+    unitPlans: planned.units,
+    unitHashes: new Map(),
+    sharedReports: new Map(),
+    ...(options.fetched ? { fetched: options.fetched } : {}),
+    ...(options.deadline ? { deadline: options.deadline } : {}),
+  };
+  const reports = hashTargets(planned.targets, ctx);
+  if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
+  const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
+  const changed = new Map<number, TextEdit | undefined>();
+  if (!hasErrors(results)) {
+    planned.targets.forEach((t, i) => {
+      const report = reports[i];
+      if (!report?.changed) return;
+      // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
+      if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
+      changed.set(t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
+      const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
+      results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
+    });
+  }
+  return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
+}
+
+/** Every target's report, or undefined when the key budget ran out (one TOO_MUCH_KEY_WORK error is added). */
+function hashTargets(targets: readonly PlannedTarget[], ctx: HashContext): Array<TargetReport | undefined> | undefined {
+  try {
+    return targets.map((t) => {
+      ctx.deadline?.check('hashing'); // a target may cost up to a whole source's keys: check before each
+      return hashTarget(t, ctx);
+    });
+  } catch (err) {
+    if (!(err instanceof KeyBudgetSpent)) throw err;
+    const message = `${err.message} after sharing equal selections between targets (keys of each distinct selection of a Secret or ConfigMap, and the keys reported per target); the limit is ROLLSTAMP_MAX_KEY_WORK`;
+    ctx.results.push(errorResult('TOO_MUCH_KEY_WORK', message));
+    return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+// Run stage for KRM function mode (`fn`): a ResourceList read item by item where a line scan can split it
+// (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
+// with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
+import { apply, startPlan } from './apply.ts';
+import { failedOutcome, needsOf, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { readConfig } from '../config/config.ts';
+import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
+import { findUnsafeNode, toPlain } from '../model/nodes.ts';
+import type { Plan } from '../model/plan.ts';
+import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
+import type { ReadMode } from '../read/parse-yaml.ts';
+import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
+import { splitResourceList } from '../read/resource-list-items.ts';
+import { serializeResourceList } from '../write/resource-list.ts';
+
+export interface ListRunOptions {
+  /** `full`: the yaml library reads the list (an escape hatch; tests compare the two). Default: `fast`. */
+  reader?: ReadMode;
+  /** The operator's cap on references per target (never from the functionConfig). Default: the config's. */
+  maxReferences?: number;
+  /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
+  maxKeyWork?: number;
+  /** The run's deadline, for the loop over items. Default: none. */
+  deadline?: Deadline;
+}
+
+/**
+ * Why a list is refused before anything is planned: its reading's or its functionConfig's error results, or
+ * (a functionConfig with aliases, merge keys or deep nesting) one line.
+ */
+export type Refusal = { results: Result[] } | { message: string };
+
+type Planned = { rl: ResourceList; plan: Plan } | { refused: Refusal };
+
+/**
+ * Reads the ResourceList and plans it with the settings of its functionConfig.
+ * - A refused list (malformed, not a ResourceList, an item that is not an object, invalid settings) gives
+ *   `refused`, with what the whole reading reports first.
+ * - `finish`: error results leave `output` empty; an empty list is not an error (KRM: a pipeline may filter
+ *   every item out) and comes back with an info result saying nothing was stamped.
+ */
+export function startListRun(text: string, options: ListRunOptions = {}): Run | { refused: Refusal } {
+  const first = readAndPlan(text, options.reader ?? 'fast', options);
+  if ('refused' in first) return first;
+  const { config } = first.plan;
+  return {
+    config,
+    needs: needsOf(first.plan),
+    finish(inputs: FinishInputs = {}): RunOutcome {
+      const { fetched, hashKey, deadline } = inputs;
+      let read: Planned = first;
+      for (const again of [options.reader !== 'full', false]) {
+        // Read again with the settings already read, a list can be refused only by its reading's results.
+        if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(deadline ? { deadline } : {}) });
+        const objects = read.plan.items;
+        if (hasErrors(outcome.results)) return { ...outcome, output: '', objects };
+        const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, objects), outcome.changed);
+        if (output !== undefined) return { ...outcome, output, objects };
+        if (!again) break;
+        // A list the subset reader read is written by text edits only: read it again with the yaml library.
+        read = readAndPlan(text, 'full', options, config);
+      }
+      throw new Error('internal: the ResourceList read in full could not be written');
+    },
+  };
+}
+
+/** The list read and planned: item by item in `fast` mode where it can be split, else whole. */
+function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: Config): Planned {
+  return (mode === 'fast' ? planItemByItem(text, options) : undefined) ?? planWhole(text, mode, options, known);
+}
+
+/**
+ * Reads the items one at a time and plans each as it comes, so only one item's tree (and those the plan keeps)
+ * exists at a time. Undefined when the list is outside the YAML subset, or its settings are refused: reading
+ * it whole then gives the same plan, or the error it would report first.
+ */
+function planItemByItem(text: string, options: ListRunOptions): Planned | undefined {
+  const list = splitResourceList(text);
+  if (!list) return undefined;
+  const settings = listConfig(list.rl.functionConfig, options);
+  // Items that are not objects are reported before settings: the whole reading says which.
+  if ('refused' in settings) return undefined;
+  const planner = startPlan(settings.config, options.deadline);
+  const results = list.read((items) => planner.add(items));
+  if (results === false) return undefined;
+  if (results.length > 0) return { refused: { results } };
+  return { rl: list.rl, plan: planner.finish() };
+}
+
+/** Reads the list whole, then plans it (with `known` settings when read again). */
+function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: Config): Planned {
+  const parsed = parseResourceList(text, mode);
+  if ('results' in parsed) return { refused: { results: parsed.results } };
+  const settings = known ? { config: known } : listConfig(parsed.rl.functionConfig, options);
+  if ('refused' in settings) return settings;
+  const planner = startPlan(settings.config, options.deadline);
+  planner.add(parsed.items);
+  return { rl: parsed.rl, plan: planner.finish() };
+}
+
+/** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
+function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork }: ListRunOptions): { config: Config } | { refused: Refusal } {
+  let plain: unknown;
+  if (functionConfig !== null && functionConfig !== undefined) {
+    if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
+    plain = toPlain(functionConfig);
+  }
+  const read = readConfig(plain, {}, 'functionConfig');
+  if ('results' in read) return { refused: { results: read.results } };
+  return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) } };
+}
+
+/** KRM convention: an empty ResourceList is not an error; an info result says nothing was stamped. */
+function withEmptyNote(results: Result[], items: number): Result[] {
+  if (items > 0) return results;
+  return sortResults([...results, infoResult('EMPTY_INPUT', 'the ResourceList has no items: nothing to stamp')]);
+}

@@ -1,0 +1,53 @@
+// Run stage: what both runs (stream-run.ts, list-run.ts) give the plugin — a run started from the input's
+// text that names the live sources it still needs, and is finished with them into the output text.
+import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
+import type { FetchedSources } from '../model/dependencies.ts';
+import type { LiveNeed, Plan } from '../model/plan.ts';
+import { hasErrors, type Result } from '../model/results.ts';
+import type { StampOutcome } from './apply.ts';
+
+/** What a run is finished with: what the plugin read and loaded between start and finish. */
+export interface FinishInputs {
+  /** Sources read from the cluster for the run's `needs`. Default: none read. */
+  fetched?: FetchedSources;
+  /** HMAC key; absent means plain SHA-256. */
+  hashKey?: Uint8Array;
+  /** The run's deadline, for the loop over targets. Default: none. */
+  deadline?: Deadline;
+}
+
+/** A finished run: the core's outcome and the text to write. */
+export interface RunOutcome extends StampOutcome {
+  /** The stamped output; meaningful only when `results` has no error (then it is empty or the input as read). */
+  output: string;
+  /** How many objects the input held (0 when it could not be read). */
+  objects: number;
+}
+
+/**
+ * A started run: read and planned, waiting for its live sources.
+ * - `needs`: the Secrets and ConfigMaps to read from the cluster before `finish`; undefined when none may be
+ *   read (`live: never`, or the plan already has errors, which `finish` reports).
+ * - `finish` may be called once.
+ */
+export interface Run {
+  readonly config: Config;
+  readonly needs: readonly LiveNeed[] | undefined;
+  finish(inputs?: FinishInputs): RunOutcome;
+}
+
+/** The live sources a plan asks for, undefined when none may be read. */
+export function needsOf(plan: Plan): readonly LiveNeed[] | undefined {
+  return plan.config.live === 'never' || hasErrors(plan.results) ? undefined : plan.needs;
+}
+
+/** A run whose input could not be read: finishing it gives the reading's results and nothing to write. */
+export function failedRun(config: Config, results: Result[]): Run {
+  return { config, needs: undefined, finish: () => failedOutcome(results) };
+}
+
+/** The outcome of a run whose input could not be read. */
+export function failedOutcome(results: Result[]): RunOutcome {
+  return { results, targets: [], changed: new Map(), output: '', objects: 0 };
+}

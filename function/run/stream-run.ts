@@ -1,0 +1,129 @@
+// Run stage for plain multi-document streams (`stamp`, `explain`, `generate`, `diff`): read each document
+// (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
+// apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
+import { apply, startPlan } from './apply.ts';
+import { failedOutcome, failedRun, needsOf, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
+import type { Plan } from '../model/plan.ts';
+import { hasErrors, type Result } from '../model/results.ts';
+import type { ReadMode } from '../read/parse-yaml.ts';
+import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
+import { streamDocuments } from '../read/stream-documents.ts';
+import { joinStreams } from '../write/join-streams.ts';
+import { serializeStream } from '../write/stream.ts';
+
+/** One input stream: where it came from (for results) and its text. */
+export interface StreamInput {
+  path: string;
+  text: string;
+  /** Drop this stream's local-config documents (see StreamRunOptions.dropLocalConfig). Default: false. */
+  dropLocalConfig?: boolean;
+}
+
+export interface StreamRunOptions {
+  config: Config;
+  /** Drop documents marked `config.kubernetes.io/local-config: "true"` before anything reads them. Default: false. */
+  dropLocalConfig?: boolean;
+  /** `full`: the yaml library reads everything (an escape hatch; tests compare the two). Default: `fast`. */
+  reader?: ReadMode;
+  /** Report every selected key of each source (SourceReport.keys), as explain and diff print them. Default: false. */
+  keyDetail?: boolean;
+  /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
+  keyDigests?: boolean;
+  /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
+  kagentPreview?: boolean;
+  /** The run's deadline, for the loop over items. Default: none. */
+  deadline?: Deadline;
+  /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
+  trace?: (phase: string) => void;
+}
+
+type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
+
+/**
+ * Reads and plans the streams. Read errors come back from `finish` as results, not throws.
+ * - Documents are read one at a time, so only one document's tree (and those of Secrets, ConfigMaps,
+ *   producers and kagent objects) exists at a time.
+ */
+export function startStreamRun(files: readonly StreamInput[], options: StreamRunOptions): Run {
+  const { config } = options;
+  const keep = (d: StreamDoc, file: StreamInput): boolean => !((options.dropLocalConfig || file.dropLocalConfig) && isLocalConfigDoc(d));
+  const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
+  const first = readAndPlan(files, keep, modes[0]!, options);
+  if ('results' in first) return failedRun(config, first.results);
+  return {
+    config,
+    needs: needsOf(first.plan),
+    finish(inputs: FinishInputs = {}): RunOutcome {
+      let read: Planned = first;
+      for (const next of [...modes.slice(1), undefined]) {
+        if ('results' in read) return failedOutcome(read.results);
+        const { fetched, hashKey, deadline } = inputs;
+        options.trace?.('hashing');
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        options.trace?.('writing');
+        const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
+        if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };
+        if (next === undefined) break;
+        // Input the subset reader read is written by text edits only: a stamp that needs a new rendering
+        // reads the streams again with the yaml library (the same plan; the live sources already read).
+        read = readAndPlan(files, keep, next, options);
+      }
+      throw new Error('internal: streams read in full could not be written');
+    },
+  };
+}
+
+/** The streams read and planned: document by document in `fast` mode where the documents allow, else whole. */
+function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+  options.trace?.('reading');
+  return (mode === 'fast' ? planDocuments(files, keep, options) : undefined) ?? readStreams(files, keep, mode, options);
+}
+
+/**
+ * Reads and plans each document in turn. Undefined when a document cannot be read alone (see
+ * streamDocuments): the streams are then read whole, which reports what it found with the stream's lines.
+ */
+function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, options: StreamRunOptions): Planned | undefined {
+  const planner = startPlan(options.config, options.deadline);
+  const parsed: StreamDoc[][] = [];
+  const results: Result[] = [];
+  for (const file of files) {
+    const docs: StreamDoc[] = [];
+    const reader = streamDocuments(file.text, file.path);
+    for (let step = reader.next(); ; step = reader.next()) {
+      if (step.done) {
+        if (!step.value) return undefined;
+        break;
+      }
+      if (!keep(step.value, file)) continue;
+      docs.push(step.value);
+      const read = streamItems([step.value], planner.items);
+      results.push(...read.results);
+      planner.add(read.items);
+    }
+    parsed.push(docs);
+  }
+  if (hasErrors(results)) return { results };
+  options.trace?.('planning');
+  return { parsed, plan: planner.finish() };
+}
+
+/** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
+function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+  const results: Result[] = [];
+  const parsed: StreamDoc[][] = [];
+  for (const file of files) {
+    const stream = parseStream(file.text, file.path, mode);
+    if ('results' in stream) results.push(...stream.results);
+    else parsed.push(stream.docs.filter((d) => keep(d, file)));
+  }
+  if (hasErrors(results)) return { results };
+  const read = streamItems(parsed.flat());
+  if (hasErrors(read.results)) return { results: read.results };
+  options.trace?.('planning');
+  const planner = startPlan(options.config, options.deadline);
+  planner.add(read.items);
+  return { parsed, plan: planner.finish() };
+}
