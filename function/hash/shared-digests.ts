@@ -64,6 +64,11 @@ export class SharedDigests {
       this.selections.set(signature, shared);
     }
     if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
+    if (!known) {
+      // Missing or unkeyed: one digest whatever is selected, but the rows are the keys this target names, so
+      // they are not shared (building them is linear in the references, as reading them was).
+      return { digest: shared.digest, keys: this.rows(use, resolution, known) };
+    }
     if (shared.rows) this.spend(shared.rows.length); // the same rows again, for another target
     else shared.rows = this.rows(use, resolution, known);
     return { digest: shared.digest, keys: shared.rows };

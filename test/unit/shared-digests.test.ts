@@ -1,0 +1,50 @@
+// Shared digests (#21): a missing Secret has one digest whatever a target selects of it, but each target's
+// report still lists the keys that target names — in either document order (found by the fuzz suite).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runInProcess } from '../support/run-cli.ts';
+
+const byKey = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: by-key, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          env: [{name: TOKEN, valueFrom: {secretKeyRef: {name: cache, key: token}}}]
+`;
+const whole = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: whole, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          envFrom: [{secretRef: {name: cache}}]
+`;
+
+interface Report {
+  targets: Array<{ resourceRef: { name: string }; sources: Array<{ name: string; digest: string; keys: Array<{ key: string; present: boolean }> }> }>;
+}
+
+async function keysByTarget(stream: string): Promise<Record<string, unknown>> {
+  const r = await runInProcess(['explain', '--json', '-'], { stdin: stream });
+  assert.is(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as Report;
+  return Object.fromEntries(report.targets.map((t) => [t.resourceRef.name, t.sources.map((s) => ({ digest: s.digest, keys: s.keys }))]));
+}
+
+test('a missing Secret read by key and whole: each report lists its own keys, in either document order', async () => {
+  const first = await keysByTarget(`${byKey}---\n${whole}`);
+  const second = await keysByTarget(`${whole}---\n${byKey}`);
+  assert.equal(first, second);
+  const [keyed] = first['by-key'] as Array<{ digest: string; keys: unknown }>;
+  const [all] = first.whole as Array<{ digest: string; keys: unknown }>;
+  assert.equal(keyed!.keys, [{ key: 'token', present: false }]);
+  assert.equal(all!.keys, []);
+  assert.is(keyed!.digest, all!.digest, 'a missing source contributes one marker whatever is selected');
+});
+
+test.run();
