@@ -132,6 +132,16 @@ export function quoted(t: string, at: number, eol: number, lines?: Lines): Scala
   return new ScalarNode(value, double ? 'double' : 'single', at, i + 1);
 }
 
+/** A quoted scalar that closes on its line, or undefined (then it is not a key). */
+export function quotedOnLine(t: string, at: number, eol: number): ScalarNode | undefined {
+  try {
+    return quoted(t, at, eol);
+  } catch (err) {
+    if (err === OUT) return undefined;
+    throw err;
+  }
+}
+
 /** The next line holding text after the line ending at `eol` of a multi-line quoted scalar, and the empty lines before it. */
 function nextLine(t: string, eol: number, lines: Lines): { at: number; eol: number; empties: number } {
   let empties = 0;

@@ -12,7 +12,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, quotedOnLine, restOfLine } from './subset-scalars.ts';
 import { foldedPlain } from './subset-folded.ts';
 import { hasKey } from './subset-keys.ts';
 
@@ -283,7 +283,9 @@ class Reader {
     let node: ScalarNode;
     let end: number;
     if (c === '"' || c === "'") {
-      node = quoted(t, at, eol);
+      const key = quotedOnLine(t, at, eol);
+      if (!key) return undefined; // open past its line: not a key (a wrapped value, or an error)
+      node = key;
       end = node.end;
     } else {
       if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library

@@ -65,6 +65,8 @@ test('wrapped quoted scalars fold, and `\\` before a break joins the lines (#26)
   assert.is(valueAt('a: "one\\ \n  two"\n', 'a'), 'one  two');
   assert.is(valueAt("a: 'it''s\n  wrapped'\n", 'a'), "it's wrapped");
   assert.is(readSubsetStream('a: "one\ntwo"\n'), undefined, 'a continuation not indented past its key is left to the library');
+  assert.is(valueAt('a:\n- "one\n  two"\n', 'a', 0), 'one two', 'a list entry');
+  assert.is(valueAt('a:\n  "one\n  two"\n', 'a'), 'one two', 'on the line below its key');
 });
 
 test('a block scalar header on the line below its key (#26)', () => {
