@@ -48,7 +48,7 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   io.trace?.('rendering');
   const homes = await helmHomes(renderer);
   const env = { ...rendererEnv(io.env), ...homes.env };
-  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
+  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes, deadline });
   const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {

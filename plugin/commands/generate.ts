@@ -9,7 +9,6 @@ import { redactPaths } from '../argocd/redact-paths.ts';
 import { rootsToShow } from '../argocd/repo-root.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
-import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
 import { argocdParameterOf, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
@@ -53,8 +52,8 @@ Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
-  const deadline = new RunDeadline(io, Date.now());
-  setRunDeadline(deadline.at);
+  // The run's one deadline: the renderer, the live reads and the core are all handed this object.
+  const deadline = RunDeadline.fromEnv(io);
   try {
     return await generate(io, deadline);
   } catch (err) {
@@ -62,8 +61,6 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
     // others are replaced (#21). Operator settings such as ROLLSTAMP_HASH_KEY_FILE are named by variable.
     if (err instanceof RollstampError) err.message = redactPaths(err.message, rootsToShow(io));
     throw err;
-  } finally {
-    setRunDeadline(Infinity); // a process may run several commands (the tests run them in-process)
   }
 }
 
@@ -77,7 +74,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   deadline.check(`rendering ${renderer}`);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
-  const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
+  const live = { ...liveSettingsForGenerate(io), deadline };
   const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live, deadline });
   deadline.check('stamping');
   if (hasErrors(run.results)) throw new InputError(summarize(run.results));
