@@ -8,6 +8,7 @@ import { positiveWholeEnv } from './settings.ts';
 import { envOf, setting } from './settings-table.ts';
 import type { RunDeadline } from './run-deadline.ts';
 import { type FetchedSources, type LiveNeed, oneLine, type Run } from '../function/index.ts';
+import { runEnv } from './run-settings.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -48,18 +49,18 @@ export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined;
  */
 export function liveSettingsForGenerate(io: Io): LiveSettings {
   const namespaces = new Set<string>();
-  const destination = io.env.ARGOCD_APP_NAMESPACE;
+  const destination = runEnv(io).ARGOCD_APP_NAMESPACE;
   if (destination) namespaces.add(destination);
-  for (const ns of (io.env[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
+  for (const ns of (runEnv(io)[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
     const name = ns.trim();
     if (name === '') continue;
     if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new UsageError(`${LIVE_NAMESPACES_ENV}: "${name}" is not a namespace name`);
     namespaces.add(name);
   }
-  const context = io.env[KUBE_CONTEXT_ENV];
+  const context = runEnv(io)[KUBE_CONTEXT_ENV];
   return {
     namespaces,
-    scopeOrigin: `the destination namespace${io.env[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
+    scopeOrigin: `the destination namespace${runEnv(io)[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
     ...(context ? { context } : {}),
   };
 }
@@ -88,7 +89,7 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
-    env: credentialEnv(io.env),
+    env: credentialEnv(runEnv(io)),
     deadlineMs,
     ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),

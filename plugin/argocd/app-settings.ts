@@ -12,6 +12,7 @@ import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.t
 import { repoRoot } from './repo-root.ts';
 import { envOf, settingsOwnedBy } from '../settings-table.ts';
 import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
+import { runEnv } from '../run-settings.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');
@@ -48,8 +49,8 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
   for (const key of Object.keys(located.settings)) checkName(key, `${file?.name ?? ''} ${located.prefix}.${key}`);
   const overrides: RawSettings = {};
   const labels: Record<string, string> = {};
-  let output: string | undefined = io.env[envOf('output')];
-  for (const [name, value] of Object.entries(io.env)) {
+  let output: string | undefined = runEnv(io)[envOf('output')];
+  for (const [name, value] of Object.entries(runEnv(io))) {
     if (!name.startsWith('ARGOCD_ENV_ROLLSTAMP_') || value === undefined) continue;
     const field = camel(name.slice('ARGOCD_ENV_ROLLSTAMP_'.length));
     if (field === 'output') {
@@ -60,7 +61,7 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     overrides[field] = value;
     labels[field] = name;
   }
-  for (const param of parameters(io.env.ARGOCD_APP_PARAMETERS)) {
+  for (const param of parameters(runEnv(io).ARGOCD_APP_PARAMETERS)) {
     const field = camel(param.name.replace(/-/g, '_'));
     const where = `parameter ${param.name}`;
     checkName(field, where, kebab, param.name);
@@ -69,12 +70,12 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     labels[field] = where;
   }
   // The operator's live mode, from the sidecar's own environment (a repository cannot set it).
-  const live = io.env[LIVE_ENV];
+  const live = runEnv(io)[LIVE_ENV];
   if (live !== undefined && live !== '') {
     overrides.live = live;
     labels.live = LIVE_ENV;
   }
-  const namespace = io.env.ARGOCD_APP_NAMESPACE;
+  const namespace = runEnv(io).ARGOCD_APP_NAMESPACE;
   if (namespace) {
     overrides.defaultNamespace = namespace;
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
