@@ -83,4 +83,22 @@ test('an Application sets each app setting by its plugin env and its parameter, 
   }
 });
 
+test('an Application that names an operator-only setting by its plugin env or parameter is refused naming the table row', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'rollstamp-settings-table-'));
+  try {
+    for (const s of SETTINGS.filter((row) => row.argocd === 'operator')) {
+      const refused = `${s.name} cannot be set by the repository: it is operator-only`;
+      const env = await runInProcess(['generate'], { cwd, env: { [argocdEnvOf(s.name)]: 'x' } });
+      assert.is(env.code, 2, `${argocdEnvOf(s.name)}: ${env.stderr}`);
+      assert.ok(env.stderr.includes(`${argocdEnvOf(s.name)}: ${refused}`), env.stderr);
+      const parameters = JSON.stringify([{ name: argocdParameterOf(s.name), string: 'x' }]);
+      const param = await runInProcess(['generate'], { cwd, env: { ARGOCD_APP_PARAMETERS: parameters } });
+      assert.is(param.code, 2, `parameter ${argocdParameterOf(s.name)}: ${param.stderr}`);
+      assert.ok(param.stderr.includes(`parameter ${argocdParameterOf(s.name)}: ${refused}`), param.stderr);
+    }
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
 test.run();
