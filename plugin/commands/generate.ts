@@ -10,12 +10,19 @@ import { rootsToShow } from '../argocd/repo-root.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
 import { RunDeadline } from '../run-deadline.ts';
-import { argocdParameterOf, settingsOwnedBy } from '../settings-table.ts';
+import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, toKubernetesJson } from '../../function/index.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
+
+/** A setting's default, as the table has it. */
+const def = (name: string): string => setting(name).default ?? '';
+/** A byte count's default in MiB (`10 MiB`). */
+const mebibytes = (name: string): string => `${Number(def(name)) / 1024 / 1024} MiB`;
+/** The values of a setting other than its default (`missing|always`). */
+const other = (name: string): string => (setting(name).values ?? []).filter((v) => v !== setting(name).default).join('|');
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -34,18 +41,18 @@ ${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
-Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
-ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45: the deadline of the
+Operator settings (sidecar environment only): ${env('hashKey')} or ${env('hashKeyFile')},
+${env('maxInputBytes')} (default ${mebibytes('maxInputBytes')}), ${env('renderTimeoutSeconds')} (default ${def('renderTimeoutSeconds')}: the deadline of the
 whole run, render, live reads and stamping together),
-ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own
-error output), ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm
-kustomize.buildOptions), ROLLSTAMP_HELM_ALLOW_HTTP=true (plain http:// chart repositories; default:
+${env('output')}=${other('output')} (the default output format), ${env('rendererStderr')}=${other('rendererStderr')} (show the renderer's own
+error output), ${env('kustomizeBuildOptions')} (extra kustomize build flags, as argocd-cm
+kustomize.buildOptions), ${env('helmAllowHttp')}=${other('helmAllowHttp')} (plain http:// chart repositories; default:
 https://, oci:// and local only),
-ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
-ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
-ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
-ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_MAX_KEY_WORK
-(keys hashed or reported per run after sharing, 500000), ROLLSTAMP_READER=full (read every input with the
+${env('live')}=${other('live')} (read Secrets and ConfigMaps from the cluster, in the destination namespace and
+${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, else the in-cluster token),
+${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
+${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
+(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('reader')}=${other('reader')} (read every input with the
 yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
