@@ -1,8 +1,9 @@
 // Process edge: runs a renderer (kustomize, helm) as a child in its own process group, with a timeout, the
-// run's deadline and an output limit; on timeout the whole group is killed, and main.ts kills every running
+// run's deadline (passed in, `RunDeadline`) and an output limit; on timeout the whole group is killed, and main.ts kills every running
 // group on our own SIGTERM, so no child outlives rollstamp.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RollstampError } from './errors.ts';
+import type { ChildDeadline } from './run-deadline.ts';
 
 /** A renderer failed: exit 1, with a message that names the command but not what it printed. */
 export class CommandError extends RollstampError {
@@ -20,10 +21,11 @@ export interface RunOptions {
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** The run's deadline (generate): a child still running then is killed, whatever `timeoutMs` says. */
+  deadline?: ChildDeadline;
 }
 
 let onChildEvent: ((pid: number, running: boolean) => void) | undefined;
-let deadlineAt = Infinity;
 
 /**
  * Calls `listener(pid, true)` when a child starts and `listener(pid, false)` when it has ended: the run
@@ -31,11 +33,6 @@ let deadlineAt = Infinity;
  */
 export function onChild(listener: (pid: number, running: boolean) => void): void {
   onChildEvent = listener;
-}
-
-/** A deadline for every child started from now on (epoch ms): the run's, so a renderer cannot outlive it. */
-export function setRunDeadline(at: number): void {
-  deadlineAt = at;
 }
 
 function track(child: ChildProcess): void {
@@ -83,7 +80,7 @@ export function runCommand(argv: readonly string[], what: string, options: RunOp
       failure ??= why;
       killGroup(child);
     };
-    const leftMs = deadlineAt - Date.now();
+    const leftMs = options.deadline?.remainingMs() ?? Infinity;
     const timer =
       leftMs < options.timeoutMs
         ? setTimeout(() => fail('timed out at the deadline of the whole run (ROLLSTAMP_RENDER_TIMEOUT_SECONDS)'), Math.max(0, leftMs))

@@ -6,7 +6,9 @@ import { InputError, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 import { envOf, setting } from './settings-table.ts';
+import type { RunDeadline } from './run-deadline.ts';
 import { type FetchedSources, type LiveNeed, oneLine, type Run } from '../function/index.ts';
+import { runEnv } from './run-settings.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -18,8 +20,8 @@ export interface LiveSettings {
   namespaces?: ReadonlySet<string>;
   /** Where the scope came from, for the warning about references outside it. */
   scopeOrigin?: string;
-  /** An upper bound on the deadline (generate: what is left of Argo CD's time after the render). */
-  deadlineCapMs?: number;
+  /** The whole run's deadline (generate): live reads end by then, and so does an exec credential plugin. */
+  deadline?: RunDeadline;
 }
 
 export const LIVE_TIMEOUT_ENV = envOf('liveTimeoutSeconds');
@@ -47,18 +49,18 @@ export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined;
  */
 export function liveSettingsForGenerate(io: Io): LiveSettings {
   const namespaces = new Set<string>();
-  const destination = io.env.ARGOCD_APP_NAMESPACE;
+  const destination = runEnv(io).ARGOCD_APP_NAMESPACE;
   if (destination) namespaces.add(destination);
-  for (const ns of (io.env[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
+  for (const ns of (runEnv(io)[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
     const name = ns.trim();
     if (name === '') continue;
     if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new UsageError(`${LIVE_NAMESPACES_ENV}: "${name}" is not a namespace name`);
     namespaces.add(name);
   }
-  const context = io.env[KUBE_CONTEXT_ENV];
+  const context = runEnv(io)[KUBE_CONTEXT_ENV];
   return {
     namespaces,
-    scopeOrigin: `the destination namespace${io.env[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
+    scopeOrigin: `the destination namespace${runEnv(io)[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
     ...(context ? { context } : {}),
   };
 }
@@ -82,16 +84,22 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
   }
   const { readLive, LIVE_DEFAULTS } = await import('./live/reader.ts');
-  const deadlineMs = Math.min(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadlineCapMs ?? Infinity);
+  const deadlineMs = liveDeadlineMs(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadline);
   const requestTimeoutMs = secondsSetting(io, LIVE_TIMEOUT_ENV);
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
-    env: credentialEnv(io.env),
+    env: credentialEnv(runEnv(io)),
     deadlineMs,
+    ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
   return outcome.fetched;
+}
+
+/** The live reads' own deadline (ROLLSTAMP_LIVE_DEADLINE_SECONDS), within what is left of the run's. */
+export function liveDeadlineMs(ownMs: number, run: RunDeadline | undefined): number {
+  return Math.min(ownMs, run?.leftMs() ?? Infinity);
 }
 
 /**

@@ -11,6 +11,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
+import { VERSION } from './cli.ts';
 import { errorLine } from './errors.ts';
 
 /**
@@ -21,15 +22,28 @@ import { errorLine } from './errors.ts';
 const SIGPIPE_STATUS = 141;
 const MIB = 1024 * 1024;
 
-if (isMainThread) supervise();
-else await (await import('./run-worker.ts')).runWorker();
+const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
-function supervise(): void {
-  const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+if (!isMainThread) await (await import('./run-worker.ts')).runWorker();
+else {
   process.stdout.on('error', (err) => {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
     throw err;
   });
+  if (isVersionOnly(process.argv.slice(2))) process.stdout.write(`rollstamp ${VERSION}\n`);
+  else supervise();
+}
+
+/**
+ * `rollstamp --version` reads nothing and allocates nothing: it is answered here, without starting a worker
+ * (which doubles start-up: a second isolate compiles the bundle again).
+ */
+function isVersionOnly(argv: readonly string[]): boolean {
+  const args = argv.filter((a) => a !== '--debug');
+  return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
+}
+
+function supervise(): void {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });

@@ -1,40 +1,61 @@
-// Process edge: the deadline of a whole `generate` run. ROLLSTAMP_RENDER_TIMEOUT_SECONDS bounds the run, not
-// only the renderer: every child gets what is left of it (exec.ts), live reads too, and each phase boundary
-// checks it, so a slow render followed by slow reads cannot pass Argo CD's own deadline unnoticed (#12).
+// Process edge: the deadline of a whole `generate` run, one object made once when the run starts and handed to
+// every part that must stop in time: the renderer and an exec credential plugin (exec.ts), the live reads
+// (live-sources.ts) and the core (`function/model/deadline.ts`, which only calls `check`).
+// ROLLSTAMP_RENDER_TIMEOUT_SECONDS bounds the run, not only the renderer, so a slow render followed by slow
+// reads cannot pass Argo CD's own deadline unnoticed (#12). The clock is injectable so tests control it.
 import { InputError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 import { envOf, setting } from './settings-table.ts';
+import type { Deadline } from '../function/index.ts';
 
 const RENDER_TIMEOUT_ENV = envOf('renderTimeoutSeconds');
 /** Default: 45 s, below Argo CD's 60 s repo-server deadline. */
 const DEFAULT_RENDER_TIMEOUT_SECONDS = Number(setting('renderTimeoutSeconds').default);
 
+/** Epoch milliseconds now; `Date.now` unless a test injects another. */
+export type Clock = () => number;
+
 /** The operator's ROLLSTAMP_RENDER_TIMEOUT_SECONDS, else 45. */
-function renderTimeoutSeconds(io: Io): number {
+export function renderTimeoutSeconds(io: Io): number {
   return positiveWholeEnv(io, RENDER_TIMEOUT_ENV, 'seconds') ?? DEFAULT_RENDER_TIMEOUT_SECONDS;
 }
 
-/** A run's deadline, fixed when the run starts. */
-export class RunDeadline {
+/** A run's deadline, fixed when the run starts: `seconds` from the clock's first reading. */
+export class RunDeadline implements Deadline {
   readonly at: number;
-  private readonly seconds: number;
 
-  constructor(io: Io, startedAt: number) {
-    this.seconds = renderTimeoutSeconds(io);
-    this.at = startedAt + this.seconds * 1000;
+  constructor(
+    private readonly seconds: number,
+    private readonly clock: Clock = Date.now,
+  ) {
+    this.at = clock() + seconds * 1000;
+  }
+
+  /** The deadline of a `generate` run started now, from ROLLSTAMP_RENDER_TIMEOUT_SECONDS. */
+  static fromEnv(io: Io, clock: Clock = Date.now): RunDeadline {
+    return new RunDeadline(renderTimeoutSeconds(io), clock);
+  }
+
+  /** Milliseconds left, unclamped (negative once past). */
+  remainingMs(): number {
+    return this.at - this.clock();
   }
 
   /** Milliseconds left (at least 1, so a timer built from it fires at once rather than never). */
   leftMs(): number {
-    return Math.max(1, this.at - Date.now());
+    return Math.max(1, this.remainingMs());
   }
 
   /**
    * Fails with one line when the deadline has passed.
-   * - Called after each phase (render, stamping): synchronous work cannot be interrupted by a timer.
+   * - Called after each phase (render, stamping) and by the core inside long loops: synchronous work cannot
+   *   be interrupted by a timer.
    */
   check(phase: string): void {
-    if (Date.now() > this.at) throw new InputError(`${phase} ran past the deadline of the whole run: ${this.seconds} s (${RENDER_TIMEOUT_ENV})`);
+    if (this.clock() > this.at) throw new InputError(`${phase} ran past the deadline of the whole run: ${this.seconds} s (${RENDER_TIMEOUT_ENV})`);
   }
 }
+
+/** What a child process needs of the run's deadline (exec.ts): the time left, unclamped. */
+export type ChildDeadline = Pick<RunDeadline, 'remainingMs'>;

@@ -10,6 +10,7 @@ import { envOf } from './settings-table.ts';
 import configSchema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { closest } from './flags.ts';
 import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
+import { resolveSetting, runEnv } from './run-settings.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = envOf('hashKey');
@@ -72,8 +73,8 @@ export const MAX_HASH_KEY_BYTES = 4096;
  *   directory is refused at once, without reading from it.
  */
 export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | undefined> {
-  const fromEnv = io.env[HASH_KEY_ENV] || undefined;
-  const file = config.hashKeyFile ?? (io.env[HASH_KEY_FILE_ENV] || undefined);
+  const fromEnv = runEnv(io)[HASH_KEY_ENV] || undefined;
+  const file = config.hashKeyFile ?? (runEnv(io)[HASH_KEY_FILE_ENV] || undefined);
   if (fromEnv !== undefined && file !== undefined) throw new UsageError(`both ${HASH_KEY_ENV} and a hash key file are set; use one`);
   if (fromEnv !== undefined) return new TextEncoder().encode(fromEnv);
   if (file === undefined) return undefined;
@@ -129,10 +130,12 @@ export function maxInputBytes(io: Io): number {
 
 /** The reader the core starts with (`ROLLSTAMP_READER` = `fast`, the default, or `full`: the yaml library only). */
 export function readerSetting(io: Io): ReadMode {
-  const raw = io.env[READER_ENV];
-  if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
-  if (raw === 'full') return 'full';
-  throw new UsageError(`${READER_ENV} must be fast or full`);
+  return resolveSetting(io, READER_ENV, (env): ReadMode => {
+    const raw = env[READER_ENV];
+    if (raw === undefined || raw === '' || raw === 'fast') return 'fast';
+    if (raw === 'full') return 'full';
+    throw new UsageError(`${READER_ENV} must be fast or full`);
+  });
 }
 
 /**
@@ -140,20 +143,27 @@ export function readerSetting(io: Io): ReadMode {
  * - `true` or `false`; unset or empty is false; anything else is a UsageError.
  */
 export function helmAllowsHttp(io: Io): boolean {
-  const raw = io.env[HELM_ALLOW_HTTP_ENV];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new UsageError(`${HELM_ALLOW_HTTP_ENV} must be true or false`);
+  return resolveSetting(io, HELM_ALLOW_HTTP_ENV, (env) => {
+    const raw = env[HELM_ALLOW_HTTP_ENV];
+    if (raw === undefined || raw === '' || raw === 'false') return false;
+    if (raw === 'true') return true;
+    throw new UsageError(`${HELM_ALLOW_HTTP_ENV} must be true or false`);
+  });
 }
 
-/** An operator's limit from the environment: a positive whole number (at most `max`), or undefined when unset. */
+/**
+ * An operator's limit from the environment: a positive whole number (at most `max`), or undefined when unset.
+ * - Parsed once per run (run-settings.ts): each variable has one unit and one maximum.
+ */
 export function positiveWholeEnv(io: Io, name: string, unit: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  const raw = io.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) > max) {
-    throw new UsageError(`${name} must be a positive number of ${unit}${max < Number.MAX_SAFE_INTEGER ? ` (at most ${max})` : ''}`);
-  }
-  return Number(raw);
+  return resolveSetting(io, name, (env) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) > max) {
+      throw new UsageError(`${name} must be a positive number of ${unit}${max < Number.MAX_SAFE_INTEGER ? ` (at most ${max})` : ''}`);
+    }
+    return Number(raw);
+  });
 }
 
 /** The settings a functionConfig may hold (the schema's `spec`), for "did you mean" on a typo. */

@@ -4,7 +4,7 @@
 // systemPromptFrom, outputSchemaFrom or promptTemplate.dataSources counts whole (`data`, not `binaryData`).
 // Fingerprints that `diff` compares stay in memory (`fingerprintsOf`): no output ever holds one.
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../resolve/canonical.ts';
+import { canonicalJson } from '../model/canonical.ts';
 import { dataEntries } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { KAGENT1X_KINDS } from '../kinds/kagent1x-agent.ts';

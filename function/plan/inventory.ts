@@ -2,7 +2,8 @@
 // Secrets, ConfigMaps, kagent objects, Namespaces and producers by namespace/name. Maps, not objects, so
 // `__proto__` is just a key.
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
-import { isSopsSecret, producerOutputs } from '../resolve/producers.ts';
+import { producerOutputs } from '../kinds/producers.ts';
+import { isSopsSecret } from '../resolve/producers.ts';
 import { decodeSourceObject } from '../resolve/bundle.ts';
 import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';

@@ -10,8 +10,9 @@ import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
 import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
 import { repoRoot } from './repo-root.ts';
-import { envOf, settingsOwnedBy } from '../settings-table.ts';
+import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings-table.ts';
 import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
+import { runEnv } from '../run-settings.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');
@@ -24,6 +25,9 @@ export const OPERATOR_ONLY = settingsOwnedBy('operator');
 /** Comes from Argo CD (the destination namespace), never from the repository. */
 const FROM_ARGOCD = settingsOwnedBy('argocd');
 const SETTINGS_FILES = ['.rollstamp.yaml', '.rollstamp.yml'];
+/** Each setting by its Argo CD plugin env (`ARGOCD_ENV_ROLLSTAMP_VALUES_FILES`) and parameter (`values-files`). */
+const BY_PLUGIN_ENV = new Map(SETTINGS.map((s) => [argocdEnvOf(s.name), s.name]));
+const BY_PARAMETER = new Map(SETTINGS.map((s) => [argocdParameterOf(s.name), s.name]));
 
 export interface AppConfig {
   config: Config;
@@ -48,33 +52,34 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
   for (const key of Object.keys(located.settings)) checkName(key, `${file?.name ?? ''} ${located.prefix}.${key}`);
   const overrides: RawSettings = {};
   const labels: Record<string, string> = {};
-  let output: string | undefined = io.env[envOf('output')];
-  for (const [name, value] of Object.entries(io.env)) {
+  let output: string | undefined = runEnv(io)[envOf('output')];
+  for (const [name, value] of Object.entries(runEnv(io))) {
     if (!name.startsWith('ARGOCD_ENV_ROLLSTAMP_') || value === undefined) continue;
-    const field = camel(name.slice('ARGOCD_ENV_ROLLSTAMP_'.length));
+    // A name not in the table is still read as the setting it would spell, so the refusal can name it.
+    const field = BY_PLUGIN_ENV.get(name) ?? camel(name.slice('ARGOCD_ENV_ROLLSTAMP_'.length));
     if (field === 'output') {
       output = value;
       continue;
     }
-    checkName(field, name, envName);
+    checkName(field, name, argocdEnvOf);
     overrides[field] = value;
     labels[field] = name;
   }
-  for (const param of parameters(io.env.ARGOCD_APP_PARAMETERS)) {
-    const field = camel(param.name.replace(/-/g, '_'));
+  for (const param of parameters(runEnv(io).ARGOCD_APP_PARAMETERS)) {
+    const field = BY_PARAMETER.get(param.name) ?? camel(param.name.replace(/-/g, '_'));
     const where = `parameter ${param.name}`;
-    checkName(field, where, kebab, param.name);
+    checkName(field, where, argocdParameterOf, param.name);
     if (param.map !== undefined) throw new UsageError(`${where}: expected a string or an array, not a map`);
     overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
     labels[field] = where;
   }
   // The operator's live mode, from the sidecar's own environment (a repository cannot set it).
-  const live = io.env[LIVE_ENV];
+  const live = runEnv(io)[LIVE_ENV];
   if (live !== undefined && live !== '') {
     overrides.live = live;
     labels.live = LIVE_ENV;
   }
-  const namespace = io.env.ARGOCD_APP_NAMESPACE;
+  const namespace = runEnv(io).ARGOCD_APP_NAMESPACE;
   if (namespace) {
     overrides.defaultNamespace = namespace;
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
@@ -94,10 +99,6 @@ function asUsageError<T>(read: () => T): T {
   }
 }
 
-/** A setting as a parameter names it (`values-files`), and as plugin env (`ARGOCD_ENV_ROLLSTAMP_VALUES_FILES`). */
-const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const envName = (name: string): string => `ARGOCD_ENV_ROLLSTAMP_${kebab(name).replace(/-/g, '_').toUpperCase()}`;
-
 /**
  * Refuses a name that is not an app setting; operator-only ones (in any spelling) say so. An unknown one is
  * named, with the nearest allowed one and the list, as the place it came from spells them (`spell`): a
@@ -114,7 +115,7 @@ function checkName(field: string, where: string, spell: (name: string) => string
   }
   const allowed = APP_SETTINGS.map(spell);
   // A camelCase parameter (`valuesFile`) is compared as the kebab-case it stands for.
-  const near = closest(written, allowed) ?? closest(kebab(written), allowed);
+  const near = closest(written, allowed) ?? closest(argocdParameterOf(written), allowed);
   throw new UsageError(`${where}: unknown setting ${written}${near ? `; did you mean ${near}?` : ''} (allowed: ${allowed.join(', ')})`);
 }
 

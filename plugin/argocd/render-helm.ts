@@ -10,6 +10,7 @@ import type { Io } from '../io.ts';
 import { isInside } from '../link-check.ts';
 import { repoRoot } from './repo-root.ts';
 import type { Config } from '../../function/index.ts';
+import { runEnv } from '../run-settings.ts';
 
 /** Runs one renderer command (with the render's deadline and output limit) and returns its stdout. */
 export type RunRenderer = (argv: readonly string[], what: string) => Promise<Uint8Array>;
@@ -45,12 +46,12 @@ export async function renderHelm(argv: readonly string[], run: RunRenderer, what
 
 /** `helm template <release> . --namespace <ns> …` (util/helm/cmd.go `template`). */
 export function helmArgv(config: Config, io: Io): string[] {
-  const name = releaseName(io.env.ARGOCD_APP_NAME ?? '');
-  const argv = ['helm', 'template', name, '.', '--namespace', io.env.ARGOCD_APP_NAMESPACE || config.defaultNamespace];
-  const kubeVersion = io.env.KUBE_VERSION;
+  const name = releaseName(runEnv(io).ARGOCD_APP_NAME ?? '');
+  const argv = ['helm', 'template', name, '.', '--namespace', runEnv(io).ARGOCD_APP_NAMESPACE || config.defaultNamespace];
+  const kubeVersion = runEnv(io).KUBE_VERSION;
   if (kubeVersion) argv.push('--kube-version', kubeVersion);
   for (const file of config.valuesFiles ?? []) argv.push('--values', valuesFile(file, io));
-  for (const v of (io.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--api-versions', v);
+  for (const v of (runEnv(io).KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--api-versions', v);
   // Argo CD's default: a chart's crds/ reach the output, so a plugin render never prunes them (#12).
   if (!config.skipCrds) argv.push('--include-crds');
   return argv;

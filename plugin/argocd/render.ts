@@ -16,6 +16,7 @@ import { checkRenderTree } from './render-tree.ts';
 import { envOf } from '../settings-table.ts';
 import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
 import { type Config, decodeUtf8 } from '../../function/index.ts';
+import { runEnv } from '../run-settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
@@ -47,16 +48,16 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   await checkRenderTree(renderer, io.cwd, repoRoot(io), { allowHttp: helmAllowsHttp(io) });
   io.trace?.('rendering');
   const homes = await helmHomes(renderer);
-  const env = { ...rendererEnv(io.env), ...homes.env };
-  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes });
-  const what = `rendering ${renderer} in ${cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
+  const env = { ...rendererEnv(runEnv(io)), ...homes.env };
+  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes, deadline });
+  const what = `rendering ${renderer} in ${cleanSourcePath(runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {
     bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them, and without the sidecar's paths (#21).
-    if (io.env[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
+    if (runEnv(io)[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
       io.writeStderr(redactPaths(String((err as { stderr: string }).stderr), rootsToShow(io)));
     }
     throw err;
@@ -80,17 +81,18 @@ function rendererEnv(env: Io['env']): Record<string, string | undefined> {
  */
 function kustomizeArgv(io: Io): string[] {
   const argv = onPath('kustomize', io) ? ['kustomize', 'build', '.'] : ['kubectl', 'kustomize', '.'];
-  const options = kustomizeBuildOptions(io.env);
+  const env = runEnv(io);
+  const options = kustomizeBuildOptions(env);
   argv.push(...options);
   if (options.some((o) => o.startsWith('--enable-helm'))) {
-    if (io.env.KUBE_VERSION) argv.push('--helm-kube-version', io.env.KUBE_VERSION);
-    for (const v of (io.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--helm-api-versions', v);
+    if (env.KUBE_VERSION) argv.push('--helm-kube-version', env.KUBE_VERSION);
+    for (const v of (env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--helm-api-versions', v);
   }
   return argv;
 }
 
 function onPath(command: string, io: Io): boolean {
-  return (io.env.PATH ?? '').split(delimiter).some((dir) => {
+  return (runEnv(io).PATH ?? '').split(delimiter).some((dir) => {
     try {
       accessSync(join(dir, command), constants.X_OK);
       return true;

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
+import { runEnv } from '../run-settings.ts';
 
 /**
  * The segments of a slash path after Go's `path.Clean` (golang.org/src/path/path.go): empty and `.` segments
@@ -31,7 +32,7 @@ export function cleanSourcePath(path: string): string[] {
  */
 export function repoRoot(io: Io): string {
   const cwd = realpathSync(io.cwd);
-  const raw = io.env.ARGOCD_APP_SOURCE_PATH ?? '';
+  const raw = runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '';
   const segments = cleanSourcePath(raw);
   if (segments.length === 0) return cwd;
   const root = resolve(cwd, ...segments.map(() => '..'));
@@ -53,7 +54,7 @@ export function repoRoot(io: Io): string {
  */
 export function rootsToShow(io: Io): string[] {
   try {
-    const segments = cleanSourcePath(io.env.ARGOCD_APP_SOURCE_PATH ?? '');
+    const segments = cleanSourcePath(runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '');
     return [repoRoot(io), resolve(io.cwd, ...segments.map(() => '..'))];
   } catch {
     return [io.cwd];

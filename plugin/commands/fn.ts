@@ -8,6 +8,7 @@ import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, summarize } from '../settings.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
+import { runEnv } from '../run-settings.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -45,7 +46,7 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   const outcome = run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}) });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
-  if (io.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
+  if (runEnv(io).LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
   await io.writeStdout(outcome.output);
   return 0;
 }

@@ -9,14 +9,20 @@ import { redactPaths } from '../argocd/redact-paths.ts';
 import { rootsToShow } from '../argocd/repo-root.ts';
 import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
 import { liveSettingsForGenerate } from '../live-sources.ts';
-import { setRunDeadline } from '../exec.ts';
 import { RunDeadline } from '../run-deadline.ts';
-import { argocdParameterOf, settingsOwnedBy } from '../settings-table.ts';
+import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, toKubernetesJson } from '../../function/index.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
+
+/** A setting's default, as the table has it. */
+const def = (name: string): string => setting(name).default ?? '';
+/** A byte count's default in MiB (`10 MiB`). */
+const mebibytes = (name: string): string => `${Number(def(name)) / 1024 / 1024} MiB`;
+/** The values of a setting other than its default (`missing|always`). */
+const other = (name: string): string => (setting(name).values ?? []).filter((v) => v !== setting(name).default).join('|');
 
 export const GENERATE_HELP = `Usage: rollstamp generate
 
@@ -35,26 +41,26 @@ ${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
-Operator settings (sidecar environment only): ROLLSTAMP_HASH_KEY or ROLLSTAMP_HASH_KEY_FILE,
-ROLLSTAMP_MAX_INPUT_BYTES (default 10 MiB), ROLLSTAMP_RENDER_TIMEOUT_SECONDS (default 45: the deadline of the
+Operator settings (sidecar environment only): ${env('hashKey')} or ${env('hashKeyFile')},
+${env('maxInputBytes')} (default ${mebibytes('maxInputBytes')}), ${env('renderTimeoutSeconds')} (default ${def('renderTimeoutSeconds')}: the deadline of the
 whole run, render, live reads and stamping together),
-ROLLSTAMP_OUTPUT=json (the default output format), ROLLSTAMP_RENDERER_STDERR=show (show the renderer's own
-error output), ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (extra kustomize build flags, as argocd-cm
-kustomize.buildOptions), ROLLSTAMP_HELM_ALLOW_HTTP=true (plain http:// chart repositories; default:
+${env('output')}=${other('output')} (the default output format), ${env('rendererStderr')}=${other('rendererStderr')} (show the renderer's own
+error output), ${env('kustomizeBuildOptions')} (extra kustomize build flags, as argocd-cm
+kustomize.buildOptions), ${env('helmAllowHttp')}=${other('helmAllowHttp')} (plain http:// chart repositories; default:
 https://, oci:// and local only),
-ROLLSTAMP_LIVE=missing|always (read Secrets and ConfigMaps from the cluster, in the destination namespace and
-ROLLSTAMP_LIVE_NAMESPACES only; KUBECONFIG and ROLLSTAMP_KUBE_CONTEXT, else the in-cluster token),
-ROLLSTAMP_LIVE_TIMEOUT_SECONDS (5), ROLLSTAMP_LIVE_DEADLINE_SECONDS (30, and within the run's deadline),
-ROLLSTAMP_MAX_REFERENCES (per workload, 1000), ROLLSTAMP_MAX_LIVE_READS (per run, 500), ROLLSTAMP_MAX_KEY_WORK
-(keys hashed or reported per run after sharing, 500000), ROLLSTAMP_READER=full (read every input with the
+${env('live')}=${other('live')} (read Secrets and ConfigMaps from the cluster, in the destination namespace and
+${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, else the in-cluster token),
+${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
+${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
+(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('reader')}=${other('reader')} (read every input with the
 yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
-  const deadline = new RunDeadline(io, Date.now());
-  setRunDeadline(deadline.at);
+  // The run's one deadline: the renderer, the live reads and the core are all handed this object.
+  const deadline = RunDeadline.fromEnv(io);
   try {
     return await generate(io, deadline);
   } catch (err) {
@@ -62,8 +68,6 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
     // others are replaced (#21). Operator settings such as ROLLSTAMP_HASH_KEY_FILE are named by variable.
     if (err instanceof RollstampError) err.message = redactPaths(err.message, rootsToShow(io));
     throw err;
-  } finally {
-    setRunDeadline(Infinity); // a process may run several commands (the tests run them in-process)
   }
 }
 
@@ -77,7 +81,7 @@ async function generate(io: Io, deadline: RunDeadline): Promise<number> {
   deadline.check(`rendering ${renderer}`);
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
-  const live = { ...liveSettingsForGenerate(io), deadlineCapMs: deadline.leftMs() };
+  const live = { ...liveSettingsForGenerate(io), deadline };
   const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live, deadline });
   deadline.check('stamping');
   if (hasErrors(run.results)) throw new InputError(summarize(run.results));

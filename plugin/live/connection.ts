@@ -15,6 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { LoadedKubeConfig } from './kubeconfig.ts';
+import type { ChildDeadline } from '../run-deadline.ts';
 import { describePlugin, execConfigOf, runExecCredential } from './exec-credential.ts';
 import { LiveReadError } from './live-error.ts';
 
@@ -37,6 +38,8 @@ export interface ConnectOptions {
   /** Time left before the deadline, for an exec plugin. */
   remainingMs: () => number;
   deadlineMs: number;
+  /** The whole run's deadline (generate), for an exec plugin. */
+  runDeadline?: ChildDeadline;
   /**
    * Called before each step that can take long, so a deadline message can say what was going on; `exec` when
    * the step is the exec plugin (the deadline then fails the run as an exec failure naming the plugin).
@@ -81,6 +84,7 @@ export async function connect(loaded: LoadedKubeConfig, options: ConnectOptions)
       // The run's deadline fires first and fails the run; this timer, just after it, kills the plugin's group.
       timeoutMs: options.remainingMs() + 50,
       deadlineMs: options.deadlineMs,
+      ...(options.runDeadline !== undefined ? { runDeadline: options.runDeadline } : {}),
     });
     kc.loadFromOptions({
       clusters: kc.getClusters(),

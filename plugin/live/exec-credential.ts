@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node/dist/config_types.js';
 import { CommandError, runCommand } from '../exec.ts';
+import type { ChildDeadline } from '../run-deadline.ts';
 import { LiveReadError, seconds } from './live-error.ts';
 
 interface ExecConfig {
@@ -27,6 +28,8 @@ export interface ExecContext {
   /** How long the plugin may run before its process group is killed. */
   timeoutMs: number;
   deadlineMs: number;
+  /** The whole run's deadline (generate): the plugin is killed then too. */
+  runDeadline?: ChildDeadline;
 }
 
 /** The user's exec config, or undefined when it has none. */
@@ -58,6 +61,7 @@ export async function runExecCredential(user: User, ctx: ExecContext): Promise<U
       env,
       timeoutMs: Math.max(1, ctx.timeoutMs),
       maxOutputBytes: 1024 * 1024,
+      ...(ctx.runDeadline !== undefined ? { deadline: ctx.runDeadline } : {}),
     });
   } catch (err) {
     if (Date.now() - started >= ctx.timeoutMs - 5) {

@@ -68,6 +68,7 @@ export async function readLiveWith(needs: readonly LiveNeed[], options: LiveOpti
         concurrency: cfg.concurrency,
         remainingMs,
         deadlineMs: cfg.deadlineMs,
+        ...(options.runDeadline !== undefined ? { runDeadline: options.runDeadline } : {}),
         onPhase: (p, kind) => {
           phase = p;
           phaseKind = kind;

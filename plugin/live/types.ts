@@ -1,6 +1,7 @@
 // Live reads: the contract between the commands and the reader.
 
 import type { LiveNeed } from '../../function/index.ts';
+import type { ChildDeadline } from '../run-deadline.ts';
 
 /** One object to read, as the core's plan names it (`id` is `${cls}/${namespace}/${name}`). */
 export type { LiveNeed };
@@ -16,6 +17,8 @@ export interface LiveOptions {
   requestTimeoutMs?: number;
   /** The whole run, kubeconfig and exec plugin included. Default 30000 (Argo CD's limit is 60 s). */
   deadlineMs?: number;
+  /** The whole run's deadline (generate), which also bounds an exec credential plugin. */
+  runDeadline?: ChildDeadline;
   /** Requests in flight at once. Default 16. */
   concurrency?: number;
   /**

@@ -23,7 +23,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   discover: ['model', 'config'],
   // A target kind is one module: its selection and stamp site, and what it references, read with discover/.
   kinds: ['model', 'config', 'discover'],
-  resolve: ['model'],
+  // A producer kind (kinds/producers.ts) names what it makes and which fields decide it; resolve/ reads them.
+  resolve: ['model', 'kinds'],
   plan: ['model', 'config', 'discover', 'kinds', 'resolve'],
   hash: ['model', 'config', 'discover', 'kinds', 'resolve', 'plan'],
   write: ['model', 'read'],

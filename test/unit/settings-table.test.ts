@@ -63,6 +63,21 @@ test('the Argo CD allowlist and the operator-only refusal come from the table; g
   for (const s of SETTINGS.filter((row) => row.argocd === 'operator' && row.env)) assert.ok(GENERATE_HELP.includes(s.env!), `generate --help names ${s.env}`);
 });
 
+test('generate --help shows each operator variable with the default and the other values the table gives it', () => {
+  const help = GENERATE_HELP.replace(/\n/g, ' ');
+  const paragraph = help.slice(help.indexOf('Operator settings'), help.indexOf('Exit status'));
+  for (const s of SETTINGS.filter((row) => row.argocd === 'operator' && row.env)) {
+    if (s.values) {
+      const others = s.values.filter((v) => v !== s.default).join('|');
+      assert.ok(paragraph.includes(`${s.env}=${others} `), `${s.env}=${others}`);
+    } else if (s.type === 'number' && s.default !== undefined) {
+      const shown = s.name === 'maxInputBytes' ? `${Number(s.default) / 1024 / 1024} MiB` : s.default;
+      const after = paragraph.slice(paragraph.indexOf(`${s.env} (`) + s.env!.length);
+      assert.match(after.slice(0, after.indexOf(')')), new RegExp(`[ (]${shown}[),:]|[ (]${shown}$`), `${s.env} shows its default ${shown}`);
+    }
+  }
+});
+
 test('an Application sets each app setting by its plugin env and its parameter, as the table spells them', async () => {
   // An invalid value is refused naming the spelling it came by and the setting's own values: proof the name
   // was read as that setting.
@@ -77,6 +92,24 @@ test('an Application sets each app setting by its plugin env and its parameter, 
       const param = await runInProcess(['generate'], { cwd, env: { ARGOCD_APP_PARAMETERS: parameters } });
       assert.is(param.code, 2, `parameter ${argocdParameterOf(s.name)}: ${param.stderr}`);
       assert.ok(param.stderr.includes(`parameter ${argocdParameterOf(s.name)}: ${expected}`), param.stderr);
+    }
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('an Application that names an operator-only setting by its plugin env or parameter is refused naming the table row', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'rollstamp-settings-table-'));
+  try {
+    for (const s of SETTINGS.filter((row) => row.argocd === 'operator')) {
+      const refused = `${s.name} cannot be set by the repository: it is operator-only`;
+      const env = await runInProcess(['generate'], { cwd, env: { [argocdEnvOf(s.name)]: 'x' } });
+      assert.is(env.code, 2, `${argocdEnvOf(s.name)}: ${env.stderr}`);
+      assert.ok(env.stderr.includes(`${argocdEnvOf(s.name)}: ${refused}`), env.stderr);
+      const parameters = JSON.stringify([{ name: argocdParameterOf(s.name), string: 'x' }]);
+      const param = await runInProcess(['generate'], { cwd, env: { ARGOCD_APP_PARAMETERS: parameters } });
+      assert.is(param.code, 2, `parameter ${argocdParameterOf(s.name)}: ${param.stderr}`);
+      assert.ok(param.stderr.includes(`parameter ${argocdParameterOf(s.name)}: ${refused}`), param.stderr);
     }
   } finally {
     rmSync(cwd, { recursive: true, force: true });

@@ -1,9 +1,9 @@
-// Canonical bytes of a YAML subtree, for hashing the spec fields of a producer (ExternalSecret, Certificate …).
+// Model: canonical bytes of a YAML subtree, for hashing the spec fields of a producer (ExternalSecret, Certificate …).
 // JSON with map keys in byte order and scalars by their value: formatting, key order, quoting and comments
 // never change it; a different value or type does. Callers pass only trees that passed isSafeToRead (no
 // aliases, merge keys or deep nesting).
-import { byteOrder } from '../model/order.ts';
-import { isMapNode, isScalarNode, isSeqNode } from '../model/nodes.ts';
+import { byteOrder } from './order.ts';
+import { isMapNode, isScalarNode, isSeqNode } from './nodes.ts';
 
 
 const NONE: ReadonlySet<string> = new Set();
