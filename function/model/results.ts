@@ -100,9 +100,14 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 /** Sorts results: errors first, then by file, object and field, so output is stable. */
 export function sortResults(results: readonly Result[]): Result[] {
-  const key = (r: Result): string =>
-    [r.file?.path ?? '', String(r.file?.index ?? 0).padStart(8, '0'), resourceId(r.resourceRef), r.field?.path ?? '', r.message].join('\u0000');
-  return [...results].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || compareStrings(key(a), key(b)));
+  // Each result's key is built once, not on every comparison; the sort is stable, so equal keys keep their order.
+  const keyed = results.map((r) => ({
+    r,
+    rank: SEVERITY_ORDER[r.severity],
+    key: [r.file?.path ?? '', String(r.file?.index ?? 0).padStart(8, '0'), resourceId(r.resourceRef), r.field?.path ?? '', r.message].join('\u0000'),
+  }));
+  keyed.sort((a, b) => a.rank - b.rank || compareStrings(a.key, b.key));
+  return keyed.map((k) => k.r);
 }
 
 export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');

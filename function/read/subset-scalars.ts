@@ -50,9 +50,9 @@ export function indexOnLine(t: string, s: ' #' | ':', from: number, to: number):
 export function plainStart(t: string, at: number, eol: number): boolean {
   const c = t[at];
   if (c === undefined || at >= eol) return false;
-  if ('[]{},#&*!|>\'"%@`?:'.includes(c)) return false;
-  if (c === '-') {
-    // `-` starts a plain scalar only before a character that is not a space or a flow indicator
+  if ('[]{},#&*!|>\'"%@`?'.includes(c)) return false;
+  if (c === '-' || c === ':') {
+    // `-` and `:` start a plain scalar only before a character that is not a space or a flow indicator
     const n = t[at + 1]!;
     return at + 1 < eol && !' ,[]{}'.includes(n);
   }
@@ -72,18 +72,41 @@ export function plainScalar(t: string, at: number, end: number): ScalarNode {
   return new ScalarNode(source, 'plain', at, end);
 }
 
-/** A single- or double-quoted scalar at `at` that closes before `eol`; its `end` is past the closing quote. */
-export function quoted(t: string, at: number, eol: number): ScalarNode {
+/** Where a quoted scalar may go on past its first line: its collection's column and the document's end. */
+export interface Lines {
+  parent: number;
+  docEnd: number;
+}
+
+/**
+ * A single- or double-quoted scalar at `at`; its `end` is past the closing quote. It closes before `eol`, or,
+ * given `lines`, on a later line indented deeper than `lines.parent`, its line breaks folded as YAML folds
+ * them (a break between two lines is a space, n empty lines are n breaks, spaces around a break dropped; `\`
+ * before a break joins the lines).
+ */
+export function quoted(t: string, at: number, eol: number, lines?: Lines): ScalarNode {
   const double = t[at] === '"';
   const quote = double ? '"' : "'";
   // Runs of ordinary characters are copied as slices (one string per piece, not per character).
   let value = '';
+  let hard = 0; // value up to here came from escapes or folds: spaces in it are kept
   let i = at + 1;
   for (;;) {
     let run = i;
     while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
-    if (run >= eol) outside(); // unclosed on this line: a multi-line scalar, or an error
     if (run > i) value += t.slice(i, run);
+    if (run >= eol) {
+      // unclosed on this line: a multi-line scalar (folded), or an error
+      if (!lines) outside();
+      let cut = value.length;
+      while (cut > hard && value.charCodeAt(cut - 1) === 32) cut--;
+      value = value.slice(0, cut);
+      const next = nextLine(t, eol, lines!);
+      value += next.empties === 0 ? ' ' : '\n'.repeat(next.empties);
+      hard = value.length;
+      [i, eol] = [next.at, next.eol];
+      continue;
+    }
     i = run;
     if (t[i] === '\\') {
       const e = t[i + 1];
@@ -94,13 +117,47 @@ export function quoted(t: string, at: number, eol: number): ScalarNode {
       } else if (e === 'u' && /^[0-9A-Fa-f]{4}$/.test(t.slice(i + 2, i + 6))) {
         value += String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16));
         i += 6;
+      } else if (lines && i + 1 === eol) {
+        // an escaped line break: the lines join with nothing between them
+        const next = nextLine(t, eol, lines);
+        if (next.empties > 0) outside();
+        [i, eol] = [next.at, next.eol];
       } else outside();
+      hard = value.length;
     } else if (!double && t[i + 1] === "'") {
       value += "'";
       i += 2;
     } else break;
   }
   return new ScalarNode(value, double ? 'double' : 'single', at, i + 1);
+}
+
+/** A quoted scalar that closes on its line, or undefined (then it is not a key). */
+export function quotedOnLine(t: string, at: number, eol: number): ScalarNode | undefined {
+  try {
+    return quoted(t, at, eol);
+  } catch (err) {
+    if (err === OUT) return undefined;
+    throw err;
+  }
+}
+
+/** The next line holding text after the line ending at `eol` of a multi-line quoted scalar, and the empty lines before it. */
+function nextLine(t: string, eol: number, lines: Lines): { at: number; eol: number; empties: number } {
+  let empties = 0;
+  for (let start = eol + 1; start < lines.docEnd; ) {
+    const end = lineEnd(t, start, lines.docEnd);
+    let col = start;
+    while (col < end && t.charCodeAt(col) === 32) col++;
+    if (col === end) {
+      empties++;
+      start = end + 1;
+      continue;
+    }
+    if (col - start <= lines.parent) outside();
+    return { at: col, eol: end, empties };
+  }
+  return outside();
 }
 
 /**

@@ -1,10 +1,10 @@
 // Read stage, fast form: a reader for the plain subset of YAML that rendered Kubernetes manifests are
-// written in — block maps and lists, one-line flow collections, plain, quoted and literal scalars, comments.
-// It builds the light nodes of model/nodes.ts directly, without the yaml library's tokenizer (most of a parse's
-// cost), and answers undefined for anything outside the subset or in doubt: tabs, CR, control characters,
-// directives, anchors, aliases, tags, merge keys (`<<`), explicit keys, multi-line plain or quoted scalars,
-// folded or kept block scalars, multi-line flow collections, non-string keys, unusual indentation, nesting
-// deeper than MAX_DEPTH, and every error. The caller then reads the stream with the yaml library
+// written in — block maps and lists, one-line flow collections, plain, quoted and literal scalars (also wrapped
+// over lines, read/subset-folded.ts, or on the line below their key), comments. It builds the light nodes of
+// model/nodes.ts directly, without the yaml library's tokenizer (most of a parse's cost), and answers undefined
+// for anything outside the subset or in doubt: tabs, CR, control characters, directives, anchors, aliases,
+// tags, merge keys (`<<`), explicit keys, continuation lines in doubt, multi-line flow collections, non-string
+// keys, unusual indentation, nesting deeper than MAX_DEPTH, and every error. The caller then reads the stream with the yaml library
 // (read/from-yaml.ts), which reports errors as usual. Accepting is a promise: the yaml library reads an accepted
 // stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that), and a document
 // read here holds nothing model/safety.ts would refuse. A part of a document (a top-level key, or one entry of
@@ -12,7 +12,9 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, quotedOnLine, restOfLine } from './subset-scalars.ts';
+import { foldedPlain } from './subset-folded.ts';
+import { hasKey } from './subset-keys.ts';
 
 /** One document of a stream read by the subset reader. */
 export interface SubsetDoc {
@@ -28,8 +30,6 @@ const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
 const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
-/** The keys of each large map being read (see hasKey). */
-const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
 
 /** The documents of `text`, or undefined when any part of it is outside the subset. */
 export function readSubsetStream(text: string): SubsetDoc[] | undefined {
@@ -228,6 +228,11 @@ class Reader {
       const comment = this.comment;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
       if (!below) return { node: plainScalar(t, at, at), next }; // an empty value: null
+      if (!this.isDash(next.at) && !this.implicitKey(next.at)) {
+        // A scalar or flow collection on the line below its key or `-` (`ports:` then `{}`, `|-`)
+        if (comment) outside();
+        return this.inline(next.at, indent, depth);
+      }
       const read: Read<MapNode | SeqNode> = this.isDash(next.at) ? this.blockSeq(next.at, next.indent, depth + 1) : this.blockMap(next.at, next.indent, depth + 1);
       read.comment = comment;
       return read;
@@ -236,6 +241,14 @@ class Reader {
       // `- key: value`: a map that starts on the entry's line, in the column of its first key
       return this.blockMap(at, at - this.lineStart(at), depth + 1);
     }
+    return this.inline(at, indent, depth);
+  }
+
+  /** A scalar or flow collection starting at `at`, the value of a collection in column `indent`. */
+  private inline(at: number, indent: number, depth: number): Read<MapNode | SeqNode | ScalarNode> {
+    const t = this.text;
+    const c = t[at]!;
+    let eol = this.lineEnd(at);
     let node: MapNode | SeqNode | ScalarNode;
     if (c === '|' || c === '>') {
       node = blockScalar(t, at, indent, this.end);
@@ -243,11 +256,14 @@ class Reader {
       if (next && next.indent > indent) outside();
       return { node, next };
     } else if (c === '"' || c === "'") {
-      node = quoted(t, at, eol);
+      node = quoted(t, at, eol, { parent: indent, docEnd: this.end });
+      eol = this.lineEnd(node.end);
     } else if (c === '[' || c === '{') {
       node = this.flow(at, eol, depth + 1);
     } else {
       node = this.plain(at, eol);
+      node = foldedPlain(t, node, indent, this.end);
+      eol = this.lineEnd(node.end);
     }
     restOfLine(t, node.end, eol);
     const next = this.nextContent(eol + 1);
@@ -267,10 +283,12 @@ class Reader {
     let node: ScalarNode;
     let end: number;
     if (c === '"' || c === "'") {
-      node = quoted(t, at, eol);
+      const key = quotedOnLine(t, at, eol);
+      if (!key) return undefined; // open past its line: not a key (a wrapped value, or an error)
+      node = key;
       end = node.end;
     } else {
-      if (!plainStart(t, at, eol)) return undefined;
+      if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
       end = -1;
       for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
         if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
@@ -349,7 +367,7 @@ class Reader {
     if (at >= eol) outside();
     if (c === '[' || c === '{') return this.flow(at, eol, depth + 1);
     if (c === '"' || c === "'") return quoted(t, at, eol);
-    if (!plainStart(t, at, eol)) outside();
+    if (c === ':' || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
     // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
     let end = at;
     while (end < eol) {
@@ -370,24 +388,4 @@ class Reader {
     while (i < eol && this.text.charCodeAt(i) === 32) i++;
     return i;
   }
-}
-
-/**
- * Whether `map` already has the key `name`. Most maps hold a few keys, where a scan beats building a Set per
- * map; a large map gets a Set of its keys, kept beside it while it is read.
- */
-function hasKey(map: MapNode, name: string): boolean {
-  const items = map.items;
-  if (items.length < 32) {
-    for (const pair of items) if ((pair.key as ScalarNode).value === name) return true;
-    return false;
-  }
-  let keys = LARGE_MAP_KEYS.get(map);
-  if (!keys) {
-    keys = new Set(items.map((p) => (p.key as ScalarNode).value as string));
-    LARGE_MAP_KEYS.set(map, keys);
-  }
-  if (keys.has(name)) return true;
-  keys.add(name);
-  return false;
 }

@@ -10,18 +10,25 @@ import { bothReaders } from '../support/both-readers.ts';
 import { runInProcess } from '../support/run-cli.ts';
 import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from './support/generate.ts';
 import { render } from './support/harness.ts';
-import { randomFormat, renderStream } from './support/render.ts';
+import { randomFormat, RENDERER_LIKE, renderStream } from './support/render.ts';
 
 test('rendered bundles in random formats (and with every workload a target): the same output either way', async () => {
   let fast = 0;
+  let fastRendered = 0;
   for (let i = 0; i < 150; i++) {
     const rng = new Rng(caseSeed(0xfa57_0001, i));
-    const text = render(genBundle(rng).bundle, randomFormat(rng), rng);
+    // Every third case also writes the shapes real renders use (#26): they must stay on the fast path.
+    const style = i % 3 === 0 ? { ...randomFormat(rng), ...RENDERER_LIKE } : randomFormat(rng);
+    const text = render(genBundle(rng).bundle, style, rng);
     const args = i % 2 === 0 ? ['stamp', '-'] : ['stamp', '--targets', 'all', '-'];
     await bothReaders(args, { stdin: text }, `bundle case ${i}`);
-    if (readSubsetStream(text)) fast++;
+    if (readSubsetStream(text)) {
+      fast++;
+      if (style.rendered > 0) fastRendered++;
+    }
   }
   assert.ok(fast > 15, `only ${fast} of 150 bundles took the fast path`);
+  assert.ok(fastRendered > 35, `only ${fastRendered} of 50 renderer-like bundles took the fast path`);
 });
 
 test('a benchmark bundle of 1,000 objects: the same output either way, stamps written', async () => {

@@ -54,6 +54,12 @@ export interface Style {
    * plain, folded and double-quoted scalars, tabs after `:`, blank lines, comments at odd indentation.
    */
   exotic: number;
+  /**
+   * Chance of the shapes renderers write that the fast reader reads (#26): an empty collection or a literal
+   * block scalar's header on the line below its key, a string wrapped over lines (plain or double-quoted).
+   * Never drawn when 0, so styles without it make the same random choices as before.
+   */
+  rendered: number;
 }
 
 export const PLAIN_STYLE: Style = {
@@ -76,6 +82,7 @@ export const PLAIN_STYLE: Style = {
   docEnd: false,
   yaml11: false,
   exotic: 0,
+  rendered: 0,
 };
 
 /** A random formatting (no reordering): indentation, collection and scalar styles, comments, line breaks. */
@@ -100,6 +107,9 @@ export function randomFormat(rng: Rng): Style {
     exotic: rng.pick([0, 0, 0.05, 0.2]),
   };
 }
+
+/** Over a random format: what a chart or kustomize render looks like, with the shapes of Style.rendered (#26). */
+export const RENDERER_LIKE: Partial<Style> = { exotic: 0, crlf: false, bom: false, json: 0, flowDoc: 0, docEnd: false, literal: 0.5, rendered: 0.5 };
 
 /** A fully random style: formatting plus key and document order. */
 export function randomStyle(rng: Rng): Style {
@@ -211,12 +221,31 @@ function foldAt(s: string, points: number[], pad: string, rng: Rng): string {
 
 const notSpace = (c: string): boolean => c !== ' ' && c !== '\t';
 
+/** Whether to write one of the rendered shapes (see Style.rendered); draws nothing when they are off. */
+const rendered = (cx: Ctx): boolean => cx.st.rendered > 0 && cx.rng.bool(cx.st.rendered);
+
+/** `v` wrapped over lines as a renderer wraps a long value: plain or double-quoted, or undefined when it cannot be. */
+function wrapped(v: string, cx: Ctx, cont: number): string | undefined {
+  const pad = ' '.repeat(cont);
+  if (plainOk(v) && cx.rng.bool()) {
+    const points = foldPoints(v, (a, b) => notSpace(a) && notSpace(b) && b !== '-' && b !== '#');
+    return points.length ? foldAt(v, points, pad, cx.rng) : undefined;
+  }
+  const q = doubleQuoted(v, cx.st, cx.rng);
+  const points = foldPoints(q, (a, b) => notSpace(a) && notSpace(b) && a !== '\\').filter((i) => i > 0 && i < q.length - 1);
+  return points.length ? foldAt(q, points, pad, cx.rng) : undefined;
+}
+
 /**
  * A scalar in block context whose continuation lines are indented by `cont`: sometimes a multi-line form
  * that reads back as the same string (folded `>-`, multi-line plain, multi-line double-quoted).
  */
 function blockScalar(v: YNode, cx: Ctx, cont: number): string {
   const { st, rng } = cx;
+  if (typeof v === 'string' && rendered(cx)) {
+    const out = wrapped(v, cx, cont);
+    if (out !== undefined) return out;
+  }
   if (typeof v === 'string' && rng.bool(st.exotic)) {
     const pad = ' '.repeat(cont);
     const forms: Array<() => string | undefined> = [
@@ -321,6 +350,7 @@ function valueLines(v: YNode, ind: number, cx: Ctx, seqIndent: number): { inline
   const { st, rng } = cx;
   const p = props(v, cx);
   if (isCollection(v)) {
+    if (isEmpty(v) && !p && rendered(cx)) return { inline: trailing(cx), below: [`${' '.repeat(ind + st.indent)}${flow(v, cx)}`] };
     if (isEmpty(v) || rng.bool(st.flow)) return { inline: ` ${p}${flow(v, cx)}${trailing(cx)}`, below: [] };
     const head = p ? ` ${p.trimEnd()}` : '';
     if (v instanceof YMap) return { inline: head + (head ? '' : trailing(cx)), below: blockMap(v, ind + st.indent, cx) };
@@ -329,6 +359,7 @@ function valueLines(v: YNode, ind: number, cx: Ctx, seqIndent: number): { inline
   if (typeof v === 'string' && literalOk(v) && rng.bool(st.literal)) {
     const [header, ...body] = literal(v, ind + st.indent);
     if (header === '|+') cx.keepLiteral = true;
+    if (!p && rendered(cx)) return { inline: '', below: [`${' '.repeat(ind + st.indent)}${header}`, ...body] };
     return { inline: ` ${p}${header}`, below: body };
   }
   if (v === null && st.mixedScalars && !p && rng.bool(0.3)) return { inline: '', below: [] };

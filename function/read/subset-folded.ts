@@ -1,0 +1,50 @@
+// Read stage, fast form (wrapped plain scalars): a plain scalar of block context that goes on over the lines
+// below it, indented deeper than its collection, folded as YAML folds it — one line break between two lines
+// is a space, n empty lines between them are n line breaks, the spaces around each break dropped. Only lines
+// that plainly continue it are read (first character a letter, digit or other ordinary one, no `: `); the
+// rest, and a folded value that would not be a string, is left to the yaml library (throws OUT).
+import { ScalarNode } from '../model/nodes.ts';
+import { indexOnLine, lineEnd, outside, plainScalar } from './subset-scalars.ts';
+
+/** First characters of a continuation line read here: none is an indicator or a comment. */
+const CONTINUES = /[A-Za-z0-9_.\/()$=+~<;^\u00a0-\uffff]/;
+
+/**
+ * The plain scalar `first` (read on its own line, in a collection in column `parent`) with the lines below it
+ * that continue it, or `first` itself when none does. Its `end` is where the text of its last line ends.
+ */
+export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd: number): ScalarNode {
+  let eol = lineEnd(t, first.end, docEnd);
+  for (let i = first.end; i < eol; i++) if (t.charCodeAt(i) !== 32) return first; // a comment ends it
+  const pieces: string[] = [t.slice(first.start, first.end)];
+  let end = first.end;
+  let empties = 0;
+  for (let start = eol + 1; start < docEnd; ) {
+    const next = lineEnd(t, start, docEnd);
+    let col = start;
+    while (col < next && t.charCodeAt(col) === 32) col++;
+    if (col === next) {
+      empties++;
+      start = next + 1;
+      continue;
+    }
+    if (col - start <= parent || t[col] === '#') break; // not a continuation: the caller reads on from here
+    if (!CONTINUES.test(t[col]!)) outside();
+    const hash = indexOnLine(t, ' #', col, next);
+    let stop = hash >= 0 ? hash : next;
+    while (t.charCodeAt(stop - 1) === 32) stop--;
+    for (let i = indexOnLine(t, ':', col, stop); i >= 0; i = indexOnLine(t, ':', i + 1, stop)) {
+      if (i + 1 === stop || t.charCodeAt(i + 1) === 32) outside(); // a key, or an error
+    }
+    pieces.push(empties === 0 ? ' ' : '\n'.repeat(empties), t.slice(col, stop));
+    empties = 0;
+    end = stop;
+    eol = next;
+    if (hash >= 0) break;
+    start = next + 1;
+  }
+  if (pieces.length === 1) return first;
+  const value = pieces.join('');
+  if (typeof plainScalar(value, 0, value.length).value !== 'string') outside();
+  return new ScalarNode(value, 'plain', first.start, end);
+}
