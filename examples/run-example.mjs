@@ -102,9 +102,9 @@ function kagent1xExample() {
   const dir = 'examples/kagent-1x';
   const files = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `${dir}/${f}`);
   console.log('\nkagent 1.x (api.kagent.dev) recompiles its agents itself; rollstamp writes nothing into them:');
-  console.log(`$ rollstamp stamp --check --allow-no-targets ${files.join(' ')}`);
-  rollstamp(['stamp', '--check', '--allow-no-targets', ...files]);
-  console.log('(exit 0: nothing to stamp; without --allow-no-targets, --check refuses a render with no targets)');
+  console.log(`$ rollstamp stamp --check ${files.join(' ')}`);
+  rollstamp(['stamp', '--check', ...files]);
+  console.log('(exit 0: nothing to stamp)');
   const input = rollstamp(['stamp', ...files]);
   console.log('\nRotating openai-key.api-key and the search-api token, and asking which agents that recompiles:');
   console.log('$ rollstamp diff old.yaml new.yaml');

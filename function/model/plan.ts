@@ -62,6 +62,8 @@ export interface Plan {
   results: Result[];
   /** How many items were planned. */
   items: number;
+  /** How many of them are of a kind some target kind selects (a workload, a kagent 0.x Agent …), chosen or not. */
+  selectable: number;
   /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
   kagent1x?: KObject[];
 }

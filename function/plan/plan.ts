@@ -6,7 +6,7 @@
 // trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { declaredKindProblems, kindOf, LINKED_KINDS, selectionFor, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
@@ -44,6 +44,8 @@ export class Planner {
   private readonly planned = new Map<Target, PlannedTarget>();
   /** kagent 1.x objects: never targets; their trees stay for `diff` and `explain` (#20). */
   private readonly kagent1x: KObject[] = [];
+  /** Objects of a kind some target kind selects, chosen or not. */
+  private selectable = 0;
   private count = 0;
 
   constructor(
@@ -67,6 +69,7 @@ export class Planner {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
+      if (selectionFor(obj, this.config)) this.selectable++;
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
       const target = selectTarget(obj, this.config, this.results);
@@ -87,8 +90,8 @@ export class Planner {
       return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
     });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, units, results, kagent1x } = this;
-    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, kagent1x };
+    const { config, index, units, results, kagent1x, selectable } = this;
+    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x };
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */

@@ -2,7 +2,7 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, needsOf, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
 import { readConfig } from '../config/config.ts';
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
@@ -54,10 +54,11 @@ export function startListRun(text: string, options: ListRunOptions = {}): Run | 
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(deadline ? { deadline } : {}) });
-        const objects = read.plan.items;
-        if (hasErrors(outcome.results)) return { ...outcome, output: '', objects };
+        const counts = planCounts(read.plan);
+        const objects = counts.objects;
+        if (hasErrors(outcome.results)) return { ...outcome, output: '', ...counts };
         const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, objects), outcome.changed);
-        if (output !== undefined) return { ...outcome, output, objects };
+        if (output !== undefined) return { ...outcome, output, ...counts };
         if (!again) break;
         // A list the subset reader read is written by text edits only: read it again with the yaml library.
         read = readAndPlan(text, 'full', options, config);

@@ -23,6 +23,11 @@ export interface RunOutcome extends StampOutcome {
   output: string;
   /** How many objects the input held (0 when it could not be read). */
   objects: number;
+  /**
+   * The input has kagent 1.x objects and no object of a kind a target kind selects: nothing is stamped by
+   * design (kagent 1.x recompiles its agents itself, #20), not because a selector missed.
+   */
+  onlyKagent1x: boolean;
 }
 
 /**
@@ -49,5 +54,10 @@ export function failedRun(config: Config, results: Result[]): Run {
 
 /** The outcome of a run whose input could not be read. */
 export function failedOutcome(results: Result[]): RunOutcome {
-  return { results, targets: [], changed: new Map(), output: '', objects: 0 };
+  return { results, targets: [], changed: new Map(), output: '', objects: 0, onlyKagent1x: false };
+}
+
+/** RunOutcome's `objects` and `onlyKagent1x`, from a plan. */
+export function planCounts(plan: Plan): Pick<RunOutcome, 'objects' | 'onlyKagent1x'> {
+  return { objects: plan.items, onlyKagent1x: plan.selectable === 0 && (plan.kagent1x?.length ?? 0) > 0 };
 }

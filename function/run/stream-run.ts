@@ -2,7 +2,7 @@
 // (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
 // apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, failedRun, needsOf, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, failedRun, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { Plan } from '../model/plan.ts';
@@ -64,7 +64,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
-        if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), objects: read.plan.items };
+        if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), ...planCounts(read.plan) };
         if (next === undefined) break;
         // Input the subset reader read is written by text edits only: a stamp that needs a new rendering
         // reads the streams again with the yaml library (the same plan; the live sources already read).

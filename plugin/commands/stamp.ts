@@ -41,7 +41,7 @@ Examples:
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
 
 Exit status: 0 success, 1 invalid input, no objects (without --allow-empty), --check with no target
-workloads (without --allow-no-targets) or an error (one line on stderr; nothing on stdout), 2 bad usage,
+workloads (without --allow-no-targets; kagent 1.x objects alone pass, as they are never stamped) or an error (one line on stderr; nothing on stdout), 2 bad usage,
 3 --check found changes.`;
 
 /** How to make a workload a target, as explain says it. */
@@ -60,7 +60,9 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
   // An empty input allowed by --allow-empty has no targets by nature: only objects without one count here.
-  const noTargets = run.objects > 0 && run.targets.length === 0;
+  // Neither has a render of kagent 1.x objects alone: nothing in it is stamped by design (#20), so no
+  // selector can have missed.
+  const noTargets = run.objects > 0 && run.targets.length === 0 && !run.onlyKagent1x;
   if (noTargets && values.check && values['allow-no-targets'] !== true) {
     throw new InputError(`--check found no target workloads (a mistyped --selector?): ${OPT_IN}, or pass --allow-no-targets`);
   }

@@ -49,8 +49,13 @@ test('stamp and stamp --check pass kagent 1.x objects through byte for byte, wit
   const run = await runInProcess(['stamp', '-'], { stdin: EXAMPLE });
   assert.is(run.code, 0, run.stderr);
   assert.is(run.stdout, EXAMPLE);
-  const check = await runInProcess(['stamp', '--check', '--allow-no-targets', '-'], { stdin: EXAMPLE });
+  // No target by design, so --check passes without --allow-no-targets; a workload nothing selects still fails it.
+  const check = await runInProcess(['stamp', '--check', '-'], { stdin: EXAMPLE });
   assert.is(check.code, 0, check.stderr);
+  const unselected = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: agents}\nspec: {template: {spec: {containers: [{name: c, image: x}]}}}\n';
+  const mixed = await runInProcess(['stamp', '--check', '-'], { stdin: `${EXAMPLE}---\n${unselected}` });
+  assert.is(mixed.code, 1, 'a workload beside them that nothing selects is still a mistyped selector');
+  assert.match(mixed.stderr, '--check found no target workloads');
   const explained = await runInProcess(['explain', '--json', '-'], { stdin: EXAMPLE });
   const results = (JSON.parse(explained.stdout) as { results: Array<{ tags: { code: string }; message: string }> }).results;
   const notes = results.filter((r) => r.tags.code === 'KAGENT_1X_NOT_STAMPED');
