@@ -6,7 +6,7 @@
 // trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { declaredKindProblems, kindOf, LINKED_KINDS, selectionFor, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
@@ -69,10 +69,10 @@ export class Planner {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
-      if (selectionFor(obj, this.config)) this.selectable++;
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
-      const target = selectTarget(obj, this.config, this.results);
+      const { target, selectable } = selectTarget(obj, this.config, this.results);
+      if (selectable) this.selectable++;
       if (!target) continue;
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
       this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });

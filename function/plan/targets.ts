@@ -10,38 +10,46 @@ import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import type { Target } from '../model/target.ts';
 
+/** What selecting one object found: its target, if it is one, and whether a target kind selects its kind. */
+export interface Selected {
+  target?: Target;
+  /** Of a kind some target kind selects (chosen or not), and not passed through. */
+  selectable: boolean;
+}
+
 /**
- * Whether one object is a target, and how (undefined: not one). Objects are selected one at a time, in input
- * order; targets that carry another's hash are linked afterwards (Planner.finish).
+ * Whether one object is a target, and how. Objects are selected one at a time, in input order; targets that
+ * carry another's hash are linked afterwards (Planner.finish).
  * - Reports: a bad `rollstamp.dev/enabled` value (error), `enabled: "true"` on a kind rollstamp does not know
  *   (warning), and what the kind reports of the object.
  */
-export function selectTarget(obj: KObject, config: Config, results: Result[]): Target | undefined {
+export function selectTarget(obj: KObject, config: Config, results: Result[]): Selected {
   for (const passThrough of PASS_THROUGH) {
     const note = passThrough(obj, config);
     if (!note) continue;
     const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
     if (!optedOut && !(passThrough.oncePerRun && results.some((r) => r.tags.code === note.tags.code && r.message === note.message))) results.push(note);
-    return undefined;
+    return { selectable: false };
   }
   const selection = selectionFor(obj, config);
   if (selection && obj.metadataProblems.length > 0) {
     results.push(...obj.metadataProblems);
-    return undefined;
+    return { selectable: true };
   }
   const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
   const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
     const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
     results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
-    return undefined;
+    return { selectable: selection !== undefined };
   }
   if (!selection) {
     if (enabled === 'true') {
       results.push(warningResult('NO_TEMPLATE', `${obj.kind} has no pod template rollstamp knows; not stamped`, obj.subject));
     }
-    return undefined;
+    return { selectable: false };
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
-  return wanted ? selection.read(obj, results, config) : undefined;
+  const target = wanted ? selection.read(obj, results, config) : undefined;
+  return target ? { target, selectable: true } : { selectable: true };
 }

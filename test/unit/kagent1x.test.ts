@@ -56,6 +56,10 @@ test('stamp and stamp --check pass kagent 1.x objects through byte for byte, wit
   const mixed = await runInProcess(['stamp', '--check', '-'], { stdin: `${EXAMPLE}---\n${unselected}` });
   assert.is(mixed.code, 1, 'a workload beside them that nothing selects is still a mistyped selector');
   assert.match(mixed.stderr, '--check found no target workloads');
+  // The pre-releases' kagent.dev/v1alpha3 Agent is never written either, though 0.x Agents share its group and kind.
+  const preRelease = EXAMPLE.replaceAll('api.kagent.dev/v1alpha3', 'kagent.dev/v1alpha3');
+  const pre = await runInProcess(['stamp', '--check', '-'], { stdin: preRelease });
+  assert.is(pre.code, 0, pre.stderr);
   const explained = await runInProcess(['explain', '--json', '-'], { stdin: EXAMPLE });
   const results = (JSON.parse(explained.stdout) as { results: Array<{ tags: { code: string }; message: string }> }).results;
   const notes = results.filter((r) => r.tags.code === 'KAGENT_1X_NOT_STAMPED');
