@@ -5,7 +5,7 @@ import { fingerprintsOf } from '../hash/kagent1x-preview.ts';
 import { byteOrder } from '../model/order.ts';
 import type { Kagent1xAgent, Kagent1xEffect, Kagent1xInput } from '../model/kagent1x.ts';
 import type { ResourceRef } from '../model/results.ts';
-import type { KeyChange, SourceChangeKind } from './stamp-diff.ts';
+import { identityOf, type KeyChange, type SourceChangeKind } from './stamp-diff.ts';
 
 /** How an Agent differs: a new revision, a live credential only, or it is only in NEW or only in OLD. */
 export type AgentChange = 'recompiles' | 'applies-live' | 'appears' | 'disappears';
@@ -72,10 +72,8 @@ export function diffKagent1x(oldAgents: readonly Kagent1xAgent[], newAgents: rea
 function byIdentity(agents: readonly Kagent1xAgent[]): Map<string, Kagent1xAgent> {
   const out = new Map<string, Kagent1xAgent>();
   for (const a of agents) {
-    const { apiVersion, kind, namespace, name } = a.resourceRef;
-    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
     // kagent.dev/v1alpha3 (the pre-releases) and api.kagent.dev name the same Agent across a migration.
-    const id = `${group === 'kagent.dev' ? 'api.kagent.dev' : group}/${kind}/${namespace ?? ''}/${name}`;
+    const id = identityOf(a.resourceRef, (group) => (group === 'kagent.dev' ? 'api.kagent.dev' : group));
     if (!out.has(id)) out.set(id, a);
   }
   return out;

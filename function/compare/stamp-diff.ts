@@ -77,12 +77,20 @@ export function diffStamps(oldTargets: readonly TargetReport[], newTargets: read
 
 const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
 
+/**
+ * An object's identity across two renders: group, kind, namespace and name, without the version (a new API
+ * version of the same object is the same object). `sameGroup` maps a group to the one it stands for.
+ */
+export function identityOf(ref: ResourceRef, sameGroup: (group: string) => string = (g) => g): string {
+  const { apiVersion, kind, namespace, name } = ref;
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return `${sameGroup(group)}/${kind}/${namespace ?? ''}/${name}`;
+}
+
 function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport> {
   const out = new Map<string, TargetReport>();
   for (const t of targets) {
-    const { apiVersion, kind, namespace, name } = t.resourceRef;
-    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-    const id = `${group}/${kind}/${namespace ?? ''}/${name}`;
+    const id = identityOf(t.resourceRef);
     // The core accepts an object twice (kubectl applies both, the last wins): match copies in order.
     let copy = 1;
     while (out.has(copy === 1 ? id : `${id}#${copy}`)) copy++;
