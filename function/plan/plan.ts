@@ -46,6 +46,8 @@ export class Planner {
   private readonly kagent1x: KObject[] = [];
   /** Objects of a kind some target kind selects, chosen or not. */
   private selectable = 0;
+  /** Once-per-run pass-through notes given so far (see selectTarget). */
+  private readonly notesGiven = new Set<string>();
   private count = 0;
 
   constructor(
@@ -71,7 +73,7 @@ export class Planner {
       if (isKagent1x(obj)) this.kagent1x.push(obj);
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
-      const { target, selectable } = selectTarget(obj, this.config, this.results);
+      const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
       if (!target) continue;
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.

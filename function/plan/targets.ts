@@ -22,13 +22,19 @@ export interface Selected {
  * carry another's hash are linked afterwards (Planner.finish).
  * - Reports: a bad `rollstamp.dev/enabled` value (error), `enabled: "true"` on a kind rollstamp does not know
  *   (warning), and what the kind reports of the object.
+ * - `notesGiven`: the once-per-run pass-through notes already reported (code and message), kept by the caller
+ *   for the whole run, so a render of many kagent 1.x objects is not scanned once per object.
  */
-export function selectTarget(obj: KObject, config: Config, results: Result[]): Selected {
+export function selectTarget(obj: KObject, config: Config, results: Result[], notesGiven: Set<string>): Selected {
   for (const passThrough of PASS_THROUGH) {
     const note = passThrough(obj, config);
     if (!note) continue;
     const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
-    if (!optedOut && !(passThrough.oncePerRun && results.some((r) => r.tags.code === note.tags.code && r.message === note.message))) results.push(note);
+    const once = `${note.tags.code}\0${note.message}`;
+    if (!optedOut && !(passThrough.oncePerRun && notesGiven.has(once))) {
+      results.push(note);
+      if (passThrough.oncePerRun) notesGiven.add(once);
+    }
     return { selectable: false };
   }
   const selection = selectionFor(obj, config);
