@@ -59,17 +59,33 @@ export function plainStart(t: string, at: number, eol: number): boolean {
   return true;
 }
 
+/**
+ * Plain texts already resolved to a primitive (`name`, `true`, `8080` recur in every manifest), so the tags'
+ * tests run once per distinct text; bounded, so a stream of distinct values cannot grow it without end.
+ */
+const RESOLVED = new Map<string, ScalarValue>();
+const MAX_RESOLVED = 4096;
+
 /** The scalar for the plain text [at, end): resolved by the schema's tags, as the yaml library does. */
 export function plainScalar(t: string, at: number, end: number): ScalarNode {
   const source = t.slice(at, end);
   if (source === '' || MAYBE_TYPED.test(source)) {
-    for (const tag of PLAIN_TAGS) {
-      if (!tag.test!.test(source)) continue;
-      const value = tag.resolve(source, outside, RESOLVE_OPTIONS);
-      return new ScalarNode((value instanceof Scalar ? value.value : value) as ScalarValue, 'plain', at, end);
-    }
+    const known = RESOLVED.get(source);
+    if (known !== undefined) return new ScalarNode(known, 'plain', at, end);
+    const value = resolvePlain(source);
+    if (RESOLVED.size < MAX_RESOLVED && (value === null || typeof value !== 'object')) RESOLVED.set(source, value);
+    return new ScalarNode(value, 'plain', at, end);
   }
   return new ScalarNode(source, 'plain', at, end);
+}
+
+function resolvePlain(source: string): ScalarValue {
+  for (const tag of PLAIN_TAGS) {
+    if (!tag.test!.test(source)) continue;
+    const value = tag.resolve(source, outside, RESOLVE_OPTIONS);
+    return (value instanceof Scalar ? value.value : value) as ScalarValue;
+  }
+  return source;
 }
 
 /** Where a quoted scalar may go on past its first line: its collection's column and the document's end. */

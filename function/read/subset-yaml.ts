@@ -81,6 +81,10 @@ class Reader {
   private end = 0;
   /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
   private comment: [number, number] | undefined;
+  /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
+  private keyAt = -1;
+  private keyEnd = -1;
+  private key: { node: ScalarNode; after: number } | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -275,8 +279,19 @@ class Reader {
     return this.text.lastIndexOf('\n', at - 1) + 1;
   }
 
-  /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
+  /**
+   * `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined.
+   * The last answer is kept: a value's reader asks whether its next line is a key, then the map reads that key.
+   */
   private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
+    if (at === this.keyAt && this.end === this.keyEnd) return this.key;
+    this.key = this.readKey(at);
+    this.keyAt = at;
+    this.keyEnd = this.end;
+    return this.key;
+  }
+
+  private readKey(at: number): { node: ScalarNode; after: number } | undefined {
     const t = this.text;
     const eol = this.lineEnd(at);
     const c = t[at]!;
