@@ -52,6 +52,18 @@ export function asResourceList(docs: readonly string[]): string {
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
+/**
+ * A second render of a bundle: the same documents with the password of every `every`-th Secret changed, so
+ * that `rollstamp diff` between the two has workloads to list (those that consume a changed Secret).
+ */
+export function withChangedSecrets(docs: readonly string[], every = 10): string[] {
+  let secrets = 0;
+  return docs.map((d) => {
+    if (!/^kind: Secret$/m.test(d) || secrets++ % every !== 0) return d;
+    return d.replace(/^( {2}password: )(\S+)$/m, (_all, lead: string, value: string) => `${lead}${b64(`changed-${value}`)}`);
+  });
+}
+
 function secret(i: number, ns: string): string {
   return `# credentials for service ${i}
 apiVersion: v1
