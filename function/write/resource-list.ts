@@ -1,11 +1,12 @@
 // Write stage for KRM function mode: the ResourceList's text with the stamp edits and results appended, or,
 // where that cannot be done, its Document (edited in place) printed again.
-import { stringify, type YAMLMap } from 'yaml';
+import type { YAMLMap } from 'yaml';
 import type { Result } from '../model/results.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { ResourceList } from '../read/resource-list.ts';
 import { detectFormat } from './format.ts';
 import { applyTextEdits } from './apply-edits.ts';
+import { resultsYaml } from './results-yaml.ts';
 
 /**
  * Writes the ResourceList with `results` replaced by ours (absent when there are none).
@@ -35,8 +36,9 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   const crlf = rl.text.includes('\r\n');
   const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
   if (results.length === 0) return text;
-  // No anchors: results share objects (one resourceRef), and kpt refuses aliases in its input.
-  const block = stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false });
+  // No anchors (results share objects, one resourceRef, and kpt refuses aliases in its input): resultsYaml
+  // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.
+  const block = resultsYaml(results);
   const sep = text.endsWith('\n') ? '' : '\n';
   return text + sep + (crlf ? block.replace(/\n/g, '\r\n') : block);
 }
