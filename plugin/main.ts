@@ -9,7 +9,7 @@
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
 import { getHeapStatistics } from 'node:v8';
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { VERSION } from './cli.ts';
 import { errorLine } from './errors.ts';
@@ -65,7 +65,7 @@ function supervise(): void {
     else void terminate('');
   });
 
-  const send = (m: ToWorker): void => worker.postMessage(m);
+  const send = (m: ToWorker, transfer: TransferListItem[] = []): void => worker.postMessage(m, transfer);
   worker.on('message', (m: ToMain) => {
     switch (m.kind) {
       case 'stderr':
@@ -76,11 +76,12 @@ function supervise(): void {
         else groups.delete(m.pid);
         break;
       case 'stdin':
-        void readStdin().then((bytes) => send({ kind: 'stdin', bytes }));
+        // Moved, not copied: at 50k objects a copy of the input is 23 MiB more at the peak.
+        void readStdin().then((bytes) => send({ kind: 'stdin', bytes }, ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []));
         break;
       case 'stdout':
         writing = true;
-        process.stdout.write(m.text, (err) => {
+        process.stdout.write(m.bytes, (err) => {
           writing = false;
           if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
           if (termPending) void terminate(' after the output was written');
@@ -137,7 +138,13 @@ async function readStdin(): Promise<Uint8Array> {
   if (process.stdin.isTTY) return new Uint8Array();
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
+  const all = Buffer.concat(chunks);
+  return ownsBuffer(all) ? all : new Uint8Array(all); // a small Buffer is a view of Node's shared pool
+}
+
+/** Whether `bytes` is the whole of its ArrayBuffer, so the buffer can be moved to the other thread. */
+function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
 }
 
 /**

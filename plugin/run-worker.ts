@@ -1,11 +1,13 @@
 // Process edge, the worker side: one CLI run in the worker thread main.ts starts (#21). Standard input,
 // standard output and standard error are main.ts's, reached by messages; so are the renderers' process
 // groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
 import { runCli } from './cli.ts';
 import { errorLine, RollstampError } from './errors.ts';
 import { onChild } from './exec.ts';
 import type { Io } from './io.ts';
+
+const utf8 = new TextEncoder();
 
 /** What main.ts hands the worker. */
 export interface WorkerStart {
@@ -17,7 +19,7 @@ export interface WorkerStart {
 
 /** Worker → main.ts. */
 export type ToMain =
-  | { kind: 'stdout'; text: string }
+  | { kind: 'stdout'; bytes: Uint8Array }
   | { kind: 'stderr'; text: string }
   | { kind: 'stdin' }
   | { kind: 'child'; pid: number; running: boolean }
@@ -34,7 +36,7 @@ export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array 
 export async function runWorker(): Promise<void> {
   const port = parentPort!;
   const start = workerData as WorkerStart;
-  const post = (m: ToMain): void => port.postMessage(m);
+  const post = (m: ToMain, transfer: TransferListItem[] = []): void => port.postMessage(m, transfer);
   const answer = <K extends ToWorker['kind']>(kind: K): Promise<Extract<ToWorker, { kind: K }>> =>
     new Promise((resolve) => {
       const on = (m: ToWorker): void => {
@@ -53,7 +55,9 @@ export async function runWorker(): Promise<void> {
     },
     async writeStdout(text) {
       const reply = answer('written');
-      post({ kind: 'stdout', text });
+      // Encoded here and moved, not copied: main.ts writes the bytes as they are.
+      const bytes = utf8.encode(text);
+      post({ kind: 'stdout', bytes }, [bytes.buffer]);
       await reply;
     },
     writeStderr: (text) => post({ kind: 'stderr', text }),
