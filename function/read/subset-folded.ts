@@ -1,13 +1,18 @@
 // Read stage, fast form (wrapped plain scalars): a plain scalar of block context that goes on over the lines
 // below it, indented deeper than its collection, folded as YAML folds it — one line break between two lines
 // is a space, n empty lines between them are n line breaks, the spaces around each break dropped. Only lines
-// that plainly continue it are read (first character a letter, digit or other ordinary one, no `: `); the
-// rest, and a folded value that would not be a string, is left to the yaml library (throws OUT).
+// that plainly continue it are read (first character a letter, digit, `-`, quote or other ordinary one, no
+// `: `); the rest, and a folded value that would not be a string, is left to the yaml library (throws OUT).
 import { ScalarNode } from '../model/nodes.ts';
 import { indexOnLine, lineEnd, outside, plainScalar } from './subset-scalars.ts';
 
-/** First characters of a continuation line read here: none is an indicator or a comment. */
-const CONTINUES = /[A-Za-z0-9_.\/()$=+~<;^\u00a0-\uffff]/;
+/**
+ * First characters of a continuation line read here. Past a plain scalar's first line, YAML gives no
+ * indicator a meaning but `#` after a space and `: `, so `-`, quotes, `\` and the backquote continue it
+ * (generated API descriptions wrap before `- item`, `"1"`, `\n` and `code`); the other indicators are left
+ * to the library.
+ */
+const CONTINUES = /[A-Za-z0-9_.\/()$=+~<;^`"'\\\-\u00a0-\uffff]/;
 
 /**
  * The plain scalar `first` (read on its own line, in a collection in column `parent`) with the lines below it

@@ -180,7 +180,7 @@ function nextLine(t: string, eol: number, lines: Lines): { at: number; eol: numb
  * A block scalar (`|`, `>`, with `-` or `+` chomping) whose header is at `at`, in a collection in column
  * `parent`, in a document ending at `docEnd`: its lines are those indented like its first line (deeper than
  * `parent`) and the empty lines among them. A folded scalar with more-indented lines (which fold by extra
- * rules) is left to the library. Its `end` is past its last line.
+ * rules) is left to the library. Its `end` is past its last line. A block scalar with no line is empty.
  */
 export function blockScalar(t: string, at: number, parent: number, docEnd: number): ScalarNode {
   const folded = t[at] === '>';
@@ -217,7 +217,7 @@ export function blockScalar(t: string, at: number, parent: number, docEnd: numbe
     end = Math.min(next + 1, docEnd);
     start = next + 1;
   }
-  if (indent < 0) outside(); // an empty block scalar
+  if (indent < 0) return emptyBlockScalar(at, chomp, start, docEnd);
   let value = folded ? fold(lines) : lines.join('\n');
   if (chomp === '') value += '\n';
   if (chomp === '+') {
@@ -226,6 +226,16 @@ export function blockScalar(t: string, at: number, parent: number, docEnd: numbe
     end = start;
   }
   return new ScalarNode(value, 'block', at, end);
+}
+
+/**
+ * A block scalar with no content line (`key: |-` and then a line no deeper than its collection): the empty
+ * string, ending where that line starts (past the empty lines before it), or at the document's end. With
+ * `+` chomping its empty lines would be kept: that is left to the library.
+ */
+function emptyBlockScalar(at: number, chomp: string | undefined, next: number, docEnd: number): ScalarNode {
+  if (chomp === '+') outside();
+  return new ScalarNode('', 'block', at, Math.min(next, docEnd));
 }
 
 /** Folds the lines of a folded scalar: a single line break between two lines becomes a space, n empty lines n breaks. */

@@ -1,5 +1,6 @@
 // The constructs real renders use stay on the fast path (#26): a flow collection or block scalar on the line
-// below its key, plain values starting `:`, plain and quoted scalars wrapped over lines. Every document of
+// below its key, plain values starting `:`, plain and quoted scalars wrapped over lines (also before a line
+// starting `-`, a quote, `\` or a backquote), block scalars with no line. Every document of
 // fixtures/real-shapes/ is read by the subset reader, and the values it reads are YAML's.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,7 +56,7 @@ test('wrapped plain scalars fold: a break is a space, an empty line a line break
   assert.is(valueAt('a: one two\n  three\n\n  four\nb: 1\n', 'a'), 'one two three\nfour');
   assert.is(valueAt('a:\n  one\n  two\n', 'a'), 'one two');
   assert.is(valueAt('a: 1\n  2\n', 'a'), '1 2');
-  assert.is(readSubsetStream('a: x\n  - y\n'), undefined, 'a continuation starting with an indicator is left to the library');
+  assert.is(readSubsetStream('a: x\n  &y z\n'), undefined, 'a continuation starting with an indicator is left to the library');
   assert.is(readSubsetStream('a: x\n  k: v\n'), undefined);
 });
 
@@ -73,6 +74,39 @@ test('a block scalar header on the line below its key (#26)', () => {
   assert.is(valueAt('a:\n  |-\n    x\n    y\nb: 1\n', 'a'), 'x\ny');
   assert.is(valueAt('a:\n  |\n  x\n', 'a'), 'x\n');
   assert.is(valueAt('a:\n  >\n    x\n    y\n', 'a'), 'x y\n');
+});
+
+test('a block scalar with no line under it is empty (#26)', () => {
+  assert.is(valueAt('a: |-\nb: 1\n', 'a'), '');
+  assert.is(valueAt('a: |\n\n  \nb: 1\n', 'a'), '', 'empty lines are not content, and clip keeps no break of an empty scalar');
+  assert.is(valueAt('a: >\n', 'a'), '');
+  assert.is(valueAt('a: |-', 'a'), '', 'at the end of the text, without a line break');
+  assert.is(valueAt('a:\n- |-\n- x\n', 'a', 0), '', 'a list entry');
+  assert.is(valueAt('a:\n  b: |\n  c: 1\n', 'a', 'b'), '', 'in a nested map');
+  assert.is(valueAt('a: |\n# c\nb: 1\n', 'a'), '', 'a comment no deeper than the key ends it');
+  assert.is(valueAt('a: |\n\n  # c\nb: 1\n', 'a'), '\n# c\n', 'a deeper `#` line is content');
+  const docs = readSubsetStream('a: |-\n\nb: 1\n');
+  const value = docs?.[0]?.contents?.items[0]?.value;
+  assert.ok(value && isScalarNode(value) && value.start === 3 && value.end === 7, 'it ends where the next line starts, past its empty lines');
+  assert.is(readSubsetStream('a: |+\n\nb: 1\n'), undefined, 'kept empty lines (`+`) are left to the library');
+  assert.is(readSubsetStream('a: |\n# c\n  b: 1\n'), undefined, 'a deeper line after the comment is an error the library reports');
+});
+
+test('a wrapped plain scalar goes on over lines starting `-`, a quote, `\\` or a backquote (#26)', () => {
+  assert.is(valueAt('a: one\n  - two\nb: 1\n', 'a'), 'one - two');
+  assert.is(valueAt('a:\n- one\n  - two\n', 'a', 0), 'one - two', 'a list entry');
+  assert.is(valueAt('a: one\n  -two\n', 'a'), 'one -two');
+  assert.is(valueAt('a: one\n  "two" three\n', 'a'), 'one "two" three');
+  assert.is(valueAt("a: one\n  'two\n", 'a'), "one 'two");
+  assert.is(valueAt('a: trims\n  \\n or \\t\n', 'a'), 'trims \\n or \\t', 'no escapes in a plain scalar');
+  assert.is(valueAt('a: when\n  `b` is set\n', 'a'), 'when `b` is set');
+  assert.is(readSubsetStream('a: one\n  - two: 2\n'), undefined, 'a `: ` in the line is an error the library reports');
+  assert.is(readSubsetStream('a:\n  - one\n  - two\n') === undefined, false, 'a list below its key is still a list');
+  assert.equal(valueAt('a:\n  - one\n  - two\n', 'a'), { seq: 2, flow: false });
+  for (const c of ['&', '*', '!', '|', '>', '[', '{', '?', '%', '@']) {
+    assert.is(readSubsetStream(`a: one\n  ${c}two\n`), undefined, `a continuation starting \`${c}\` is left to the library`);
+  }
+  assert.is(readSubsetStream('a: `one`\n'), undefined, 'a plain scalar may not start with a backquote');
 });
 
 test.run();
