@@ -87,17 +87,21 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
     kind,
     name,
     namespace: explicitNs || config.defaultNamespace,
-    labels: m ? stringMap(m, 'labels', reader) : new Map(),
-    annotations: m ? stringMap(m, 'annotations', reader) : new Map(),
+    labels: m ? stringMap(m, 'labels', reader) : NONE,
+    annotations: m ? stringMap(m, 'annotations', reader) : NONE,
     metadataProblems,
     subject,
   };
 }
 
+/** Labels or annotations of an object that has none: one map for all of them (most Secrets have neither). */
+const NONE: ReadonlyMap<string, string> = new Map();
+
 /** labels/annotations as a Map; problems go to the reader's results (the object's metadataProblems). */
-function stringMap(meta: MapNode, key: 'labels' | 'annotations', reader: NodeReader): Map<string, string> {
-  const out = new Map<string, string>();
+function stringMap(meta: MapNode, key: 'labels' | 'annotations', reader: NodeReader): ReadonlyMap<string, string> {
   const value = child(meta, key);
+  if (value === undefined) return NONE;
+  const out = new Map<string, string>();
   const node = isAlias(value) ? aliasProblem(reader.results, reader.subject, ['metadata', key]) : reader.map(value, ['metadata', key]);
   if (!node) return out;
   for (const pair of node.items) {

@@ -63,11 +63,7 @@ export function readSubsetPart(text: string, from: number, to: number, entry?: n
 }
 
 /** A content line: where it starts, its indentation, and where its first character is. */
-interface Line {
-  start: number;
-  indent: number;
-  at: number;
-}
+type Line = { start: number; indent: number; at: number };
 
 /** A value and the next content line after it. */
 interface Read<T> {
@@ -82,9 +78,9 @@ class Reader {
   /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
   private comment: [number, number] | undefined;
   /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
+  private key: { node: ScalarNode; after: number } | undefined;
   private keyAt = -1;
   private keyEnd = -1;
-  private key: { node: ScalarNode; after: number } | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -279,15 +275,10 @@ class Reader {
     return this.text.lastIndexOf('\n', at - 1) + 1;
   }
 
-  /**
-   * `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined.
-   * The last answer is kept: a value's reader asks whether its next line is a key, then the map reads that key.
-   */
+  /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
   private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
-    if (at === this.keyAt && this.end === this.keyEnd) return this.key;
-    this.key = this.readKey(at);
-    this.keyAt = at;
-    this.keyEnd = this.end;
+    // Asked twice of most keys (a value's reader asks whether its next line is one; the map then reads it).
+    if (at !== this.keyAt || this.end !== this.keyEnd) [this.key, this.keyAt, this.keyEnd] = [this.readKey(at), at, this.end];
     return this.key;
   }
 

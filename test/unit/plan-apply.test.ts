@@ -140,3 +140,12 @@ test('a stamp only a new rendering can write, in a document read alone, reads th
 });
 
 test.run();
+
+test('a plain Secret is decoded when planned and its tree let go: reading the tree afterwards is an internal error', () => {
+  const docs = docsOf(STREAM);
+  const planned = plan(streamItems(docs).items, configOf());
+  const [secret] = planned.index.sources.get('Secret/shop/db') ?? [];
+  assert.ok(secret?.decoded?.entries?.has('password'), 'decoded when planned');
+  assert.throws(() => secret!.item.node, /internal: the tree of a decoded Secret or ConfigMap was read/);
+  assert.throws(() => secret!.item.readBy, /internal/);
+});
