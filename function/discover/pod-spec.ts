@@ -4,25 +4,35 @@
 // a pod spec (kinds/workload-rows.ts).
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
-import { child, formatPath, isNullish } from '../model/nodes.ts';
+import { child, formatPath, isMapNode, isNullish } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
 import type { MapNode, SeqNode } from '../model/nodes.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 
+const KEY_REFS = [['secretKeyRef', 'Secret'], ['configMapKeyRef', 'ConfigMap']] as const;
+const ENV_FROM_REFS = [['secretRef', 'Secret'], ['configMapRef', 'ConfigMap']] as const;
+const PROJECTED_REFS = [['secret', 'Secret'], ['configMap', 'ConfigMap']] as const;
+
+// A field's path is built only when the field is there: the reader needs it only to name a wrong value, and an
+// absent field is never wrong (NodeReader answers undefined for it at once). A 10k-object stream has hundreds
+// of thousands of fields that could hold a reference and do not.
+
 /** Every reference in the pod spec at `path` (a map), in document order. */
 export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   for (const list of CONTAINER_LISTS) {
-    const containers = reader.seq(child(spec, list), [...path, list]);
+    const node = child(spec, list);
+    const containers = node === undefined ? undefined : reader.seq(node, [...path, list]);
     containers?.items.forEach((c, i) => {
       const cPath = [...path, list, i];
       const container = reader.map(c, cPath);
       if (container) refs.push(...containerRefs(container, cPath, reader));
     });
   }
-  const volumes = reader.seq(child(spec, 'volumes'), [...path, 'volumes']);
+  const node = child(spec, 'volumes');
+  const volumes = node === undefined ? undefined : reader.seq(node, [...path, 'volumes']);
   volumes?.items.forEach((v, i) => {
     const vPath = [...path, 'volumes', i];
     const volume = reader.map(v, vPath);
@@ -32,21 +42,31 @@ export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader):
 }
 
 export function containerRefs(container: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
-  return [
-    ...envRefs(reader.seq(child(container, 'env'), [...path, 'env']), [...path, 'env'], reader),
-    ...envFromRefs(reader.seq(child(container, 'envFrom'), [...path, 'envFrom']), [...path, 'envFrom'], reader),
-  ];
+  const refs: SourceRef[] = [];
+  const env = child(container, 'env');
+  if (env !== undefined) {
+    const envPath = [...path, 'env'];
+    refs.push(...envRefs(reader.seq(env, envPath), envPath, reader));
+  }
+  const envFrom = child(container, 'envFrom');
+  if (envFrom !== undefined) {
+    const envFromPath = [...path, 'envFrom'];
+    refs.push(...envFromRefs(reader.seq(envFrom, envFromPath), envFromPath, reader));
+  }
+  return refs;
 }
 
 /** The keyRefs of an env list (a container's `env`, or an operator's own list such as VMAgent `spec.extraEnvs`). */
 export function envRefs(env: SeqNode | undefined, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   env?.items.forEach((e, i) => {
+    if (isMapNode(e) && child(e, 'valueFrom') === undefined) return; // `value:`, the usual entry
     const ePath = [...path, i];
     const valueFrom = reader.mapIn(e, ePath, ['valueFrom']);
     if (!valueFrom) return;
-    for (const [field, cls] of [['secretKeyRef', 'Secret'], ['configMapKeyRef', 'ConfigMap']] as const) {
-      const ref = objectRef(child(valueFrom, field), [...ePath, 'valueFrom', field], cls, 'name', reader, true);
+    for (const [field, cls] of KEY_REFS) {
+      const node = child(valueFrom, field);
+      const ref = node === undefined ? undefined : objectRef(node, [...ePath, 'valueFrom', field], cls, 'name', reader, true);
       if (ref) refs.push(ref);
     }
   });
@@ -60,8 +80,9 @@ export function envFromRefs(envFrom: SeqNode | undefined, path: FieldPath, reade
     const ePath = [...path, i];
     const source = reader.map(e, ePath);
     if (!source) return;
-    for (const [field, cls] of [['secretRef', 'Secret'], ['configMapRef', 'ConfigMap']] as const) {
-      const ref = objectRef(child(source, field), [...ePath, field], cls, 'name', reader, false);
+    for (const [field, cls] of ENV_FROM_REFS) {
+      const node = child(source, field);
+      const ref = node === undefined ? undefined : objectRef(node, [...ePath, field], cls, 'name', reader, false);
       if (ref) refs.push(ref);
     }
   });
@@ -85,9 +106,12 @@ export function nameListRefs(names: SeqNode | undefined, path: FieldPath, cls: '
 
 export function volumeRefs(volume: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
-  const secret = objectRef(child(volume, 'secret'), [...path, 'secret'], 'Secret', 'secretName', reader, false);
-  const configMap = objectRef(child(volume, 'configMap'), [...path, 'configMap'], 'ConfigMap', 'name', reader, false);
+  const secretNode = child(volume, 'secret');
+  const secret = secretNode === undefined ? undefined : objectRef(secretNode, [...path, 'secret'], 'Secret', 'secretName', reader, false);
+  const configMapNode = child(volume, 'configMap');
+  const configMap = configMapNode === undefined ? undefined : objectRef(configMapNode, [...path, 'configMap'], 'ConfigMap', 'name', reader, false);
   for (const ref of [secret, configMap]) if (ref) refs.push(ref);
+  if (child(volume, 'csi') === undefined && child(volume, 'projected') === undefined) return refs;
   // A Secrets Store CSI volume mounts what its SecretProviderClass fetches: the class stands for the files.
   const attributes = reader.mapIn(volume, path, ['csi', 'volumeAttributes']);
   const providerClass = attributes ? reader.str(child(attributes, 'secretProviderClass'), [...path, 'csi', 'volumeAttributes', 'secretProviderClass']) : undefined;
@@ -100,8 +124,9 @@ export function volumeRefs(volume: MapNode, path: FieldPath, reader: NodeReader)
     const sPath = [...path, 'projected', 'sources', i];
     const source = reader.map(s, sPath);
     if (!source) return;
-    for (const [field, cls] of [['secret', 'Secret'], ['configMap', 'ConfigMap']] as const) {
-      const ref = objectRef(child(source, field), [...sPath, field], cls, 'name', reader, false);
+    for (const [field, cls] of PROJECTED_REFS) {
+      const node = child(source, field);
+      const ref = node === undefined ? undefined : objectRef(node, [...sPath, field], cls, 'name', reader, false);
       if (ref) refs.push(ref);
     }
   });
@@ -125,14 +150,16 @@ function objectRef(
   if (!ref) return undefined;
   const before = reader.results.length;
   const name = reader.str(child(ref, nameField), [...path, nameField]);
-  const optional = reader.bool(child(ref, 'optional'), [...path, 'optional']) ?? false;
+  const optionalNode = child(ref, 'optional');
+  const optional = (optionalNode === undefined ? undefined : reader.bool(optionalNode, [...path, 'optional'])) ?? false;
   let keys: SourceRef['keys'] = 'whole';
   if (keyed) {
     const key = reader.str(child(ref, 'key'), [...path, 'key']);
     if (key === undefined || key === '') return missingField(reader, [...path, 'key']);
     keys = [key];
   } else {
-    const items = reader.seq(child(ref, 'items'), [...path, 'items']);
+    const itemsNode = child(ref, 'items');
+    const items = itemsNode === undefined ? undefined : reader.seq(itemsNode, [...path, 'items']);
     if (items && items.items.length > 0) {
       keys = [];
       items.items.forEach((it, i) => {
