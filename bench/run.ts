@@ -45,7 +45,7 @@ const SCALING = { from: 10000, to: 50000 }; // per-object time at 50k ÷ at 10k:
 const RSS_SIZE = 50000; // peak RSS ≤ 8 × input + 100 MB; explain and diff ≤ 1.5 × stamp's
 const rssTargetMiB = (inputBytes: number): number => (8 * inputBytes + 100e6) / 2 ** 20;
 const PEER_RSS_TARGET = 1.5;
-const STARTUP_TARGET_MS = 30; // `--version` within bare node + 30 ms
+const STARTUP_TARGET_MS = 30; // `--version`, and a stamp of one object, within bare node + 30 ms
 
 interface Case {
   name: string;
@@ -214,14 +214,19 @@ for (const size of sizes) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// Start-up: --version against bare node, interleaved, spawned like every other case.
-const startup = { bare: [] as number[], version: [] as number[] };
+// Start-up: --version, and a stamp of one small object (what every command pays: the run's worker thread and
+// the core), against bare node, interleaved, spawned like every other case.
+const oneObject = join(work, 'one.yaml');
+writeFileSync(oneObject, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\ndata:\n  k: v\n');
+const startup = { bare: [] as number[], version: [] as number[], stamp: [] as number[] };
 for (let r = 0; r < Math.max(11, rounds * 3); r++) {
   startup.bare.push(run({ name: 'node -e 0', argv: ['-e', '0'] }).seconds);
   startup.version.push(run({ name: 'rollstamp --version', argv: [BUNDLE, '--version'] }).seconds);
+  startup.stamp.push(run({ name: 'rollstamp stamp (one object)', argv: [BUNDLE, 'stamp', '--allow-no-targets', '-'], stdin: oneObject }).seconds);
 }
 const bareMs = median(startup.bare) * 1000;
 const versionMs = median(startup.version) * 1000;
+const stampOneMs = median(startup.stamp) * 1000;
 
 const find = (name: string, size: number): Row | undefined => rows.find((r) => r.name === name && r.size === size);
 
@@ -270,6 +275,7 @@ for (const peer of PEERS) {
   }
 }
 target('rollstamp --version', 'start-up − node -e 0', `≤ +${STARTUP_TARGET_MS} ms`, { text: `+${(versionMs - bareMs).toFixed(0)} ms (${versionMs.toFixed(0)} vs ${bareMs.toFixed(0)} ms)`, pass: versionMs - bareMs <= STARTUP_TARGET_MS });
+target('rollstamp stamp (one object)', 'start-up − node -e 0', `≤ +${STARTUP_TARGET_MS} ms`, { text: `+${(stampOneMs - bareMs).toFixed(0)} ms (${stampOneMs.toFixed(0)} vs ${bareMs.toFixed(0)} ms)`, pass: stampOneMs - bareMs <= STARTUP_TARGET_MS });
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, node ${process.version}`;
 const ratioCell = (r: Row): string => (r.ratio === undefined ? '1 (floor)' : `${r.ratio.toFixed(2)}`);
@@ -294,5 +300,5 @@ const lines = [
   `${count(tally('PASS'))} PASS, ${tally('MISS')} MISS, ${tally('not measured')} not measured${tally('not measured') > 0 ? ` (they need --sizes to include ${[...new Set([...RATIO_TARGETS.map((t) => t.size), RSS_SIZE])].filter((n) => !sizes.includes(n)).join(' and ')})` : ''}; ${references.filter((t) => t.verdict === 'reference').length} of ${references.length} reference lines measured.`,
 ];
 console.log(lines.join('\n'));
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, rounds, sizes, realShapeFixtures: shapeFixtures, rows, fastPath, startup: { bareMs, versionMs }, targets }, null, 2)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, rounds, sizes, realShapeFixtures: shapeFixtures, rows, fastPath, startup: { bareMs, versionMs, stampOneMs }, targets }, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });
