@@ -103,23 +103,29 @@ export interface Lines {
 export function quoted(t: string, at: number, eol: number, lines?: Lines): ScalarNode {
   const double = t[at] === '"';
   const quote = double ? '"' : "'";
-  // Runs of ordinary characters are copied as slices (one string per piece, not per character).
-  let value = '';
-  let hard = 0; // value up to here came from escapes or folds: spaces in it are kept
+  // Runs of ordinary characters are copied as slices (one string per piece, not per character). `kept` holds
+  // what came before the last escape or fold, whose spaces stay; `soft` what came after it, from this line's
+  // runs, whose trailing spaces a line break drops. A break trims `soft` only, so each character is looked at
+  // a bounded number of times however many lines the scalar has.
+  const kept: string[] = [];
+  let soft = '';
   let i = at + 1;
+  const harden = (piece: string): void => {
+    kept.push(soft, piece);
+    soft = '';
+  };
   for (;;) {
     let run = i;
     while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
-    if (run > i) value += t.slice(i, run);
+    if (run > i) soft += t.slice(i, run);
     if (run >= eol) {
       // unclosed on this line: a multi-line scalar (folded), or an error
       if (!lines) outside();
-      let cut = value.length;
-      while (cut > hard && value.charCodeAt(cut - 1) === 32) cut--;
-      value = value.slice(0, cut);
+      let cut = soft.length;
+      while (cut > 0 && soft.charCodeAt(cut - 1) === 32) cut--;
+      soft = soft.slice(0, cut);
       const next = nextLine(t, eol, lines!);
-      value += next.empties === 0 ? ' ' : '\n'.repeat(next.empties);
-      hard = value.length;
+      harden(next.empties === 0 ? ' ' : '\n'.repeat(next.empties));
       [i, eol] = [next.at, next.eol];
       continue;
     }
@@ -128,23 +134,24 @@ export function quoted(t: string, at: number, eol: number, lines?: Lines): Scala
       const e = t[i + 1];
       const simple = e === undefined ? undefined : ESCAPES.get(e);
       if (simple !== undefined) {
-        value += simple;
+        harden(simple);
         i += 2;
       } else if (e === 'u' && /^[0-9A-Fa-f]{4}$/.test(t.slice(i + 2, i + 6))) {
-        value += String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16));
+        harden(String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16)));
         i += 6;
       } else if (lines && i + 1 === eol) {
         // an escaped line break: the lines join with nothing between them
         const next = nextLine(t, eol, lines);
         if (next.empties > 0) outside();
+        harden('');
         [i, eol] = [next.at, next.eol];
       } else outside();
-      hard = value.length;
     } else if (!double && t[i + 1] === "'") {
-      value += "'";
+      soft += "'";
       i += 2;
     } else break;
   }
+  const value = kept.length === 0 ? soft : kept.join('') + soft;
   return new ScalarNode(value, double ? 'double' : 'single', at, i + 1);
 }
 

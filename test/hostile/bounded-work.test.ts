@@ -60,6 +60,25 @@ test('a duplicate key after 80,000 anchored keys is found, with its line, within
   assert.ok(r.stderr.includes(`duplicate key at line ${line}, column 3`), r.stderr);
 });
 
+/** A ConfigMap `lines` whose value `text` is a quoted scalar of `n` lines, each with a trailing space and, double-quoted, an escape. */
+function multiLineQuoted(n: number, quote: '"' | "'"): string {
+  const body = Array.from({ length: n }, (_, i) => `    line ${i}${quote === '"' ? ' \\\\' : " ''"} of the file `);
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lines\ndata:\n  text: ${quote}first\n${body.join('\n')}${quote}\n`;
+}
+
+for (const quote of ['"', "'"] as const) {
+  test(`a ${quote === '"' ? 'double' : 'single'}-quoted scalar of 40,000 lines (~1.3 MB): stamped within 2 × the yaml library, as the yaml library reads it (#26)`, () => {
+    const text = stream([DB, multiLineQuoted(40_000, quote), deployment('web', 'db', 'lines')]);
+    const dir = inFile(text);
+    const r = assertWithinBaseline(() => runMeasured(['stamp', 'input.yaml'], { cwd: dir }), text, 'multi-line quoted scalar');
+    assert.is(r.code, 0, r.stderr.slice(0, 300));
+    const full = runMeasured(['stamp', 'input.yaml'], { cwd: dir, env: { ROLLSTAMP_READER: 'full' } });
+    assert.is(full.code, 0, full.stderr.slice(0, 300));
+    assert.equal(stampsIn(r.stdout), stampsIn(full.stdout), 'the same value as the yaml library folds it, so the same stamp');
+    assert.is(stampsIn(r.stdout).length, 1);
+  });
+}
+
 test('a duplicate key is still refused in every reader: fn, a --config file, .rollstamp.yaml (#12)', async () => {
   const dup = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: &x "1"\n  a: "2"\n';
   const fn = await runInProcess(['fn'], { stdin: `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${dup.trimEnd().split('\n').join('\n  ')}\n` });
