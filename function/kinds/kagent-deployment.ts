@@ -32,13 +32,14 @@ function renderedAgentName(obj: KObject): string | undefined {
 function linkAgentDeployments(targets: Target[], candidates: readonly KObject[]): Target[] {
   const agents = new Map(targets.filter((t) => t.mode === kagentAgents.mode).map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
   if (agents.size === 0) return targets;
-  const byNode = new Map(targets.map((t) => [t.obj, t]));
+  const byNode = new Map(targets.map((t, i) => [t.obj, i])); // an object's place among the targets
   for (const obj of candidates) {
     const name = renderedAgentName(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
     if (!agent) continue;
     const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], carriedFrom: agent };
-    if (byNode.has(obj)) targets[targets.indexOf(byNode.get(obj)!)] = linked;
+    const at = byNode.get(obj);
+    if (at !== undefined) targets[at] = linked;
     else targets.push(linked);
   }
   return targets;
