@@ -98,12 +98,15 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
   return stamped ? `${stamps}\n${agentsPart}` : agentsPart;
 }
 
-/** One render read and stamped in memory; any error result fails the whole run (fail closed). */
-async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<RunOutcome> {
+/**
+ * One render read and stamped in memory; any error result fails the whole run (fail closed). Only what the
+ * comparison reads is kept: the stamped text of OLD need not stay while NEW is read (at 50k objects, 25 MiB).
+ */
+async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
   const files = await readInputs([path], io, maxInputBytes(io));
-  const run = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true });
-  if (hasErrors(run.results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(run.results)}`);
-  return run;
+  const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true });
+  if (hasErrors(results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(results)}`);
+  return { results, targets, ...(kagent1x ? { kagent1x } : {}) };
 }
 
 /** Warnings of both renders, each once (a warning about an unchanged object appears in both). */
