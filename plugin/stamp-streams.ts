@@ -23,7 +23,7 @@ export async function stampStreams(
   config: Config,
   io: Io,
   live: LiveSettings = {},
-  core: Pick<StampOptions, 'keyDetail' | 'kagentPreview'> & { dropLocalConfigFromDirectories?: boolean } = {},
+  core: Pick<StampOptions, 'keyDetail' | 'kagentPreview' | 'write'> & { dropLocalConfigFromDirectories?: boolean } = {},
 ): Promise<RunOutcome> {
   const { dropLocalConfigFromDirectories, ...rest } = core;
   const files = await readInputs(paths, io, maxInputBytes(io));
@@ -43,6 +43,8 @@ export interface StampOptions {
   keyDigests?: boolean;
   /** `diff` and `explain`: the kagent 1.x preview (#20). Default: false. */
   kagentPreview?: boolean;
+  /** `diff` and `explain` print reports, not the stamped streams: false leaves `output` empty. Default: true. */
+  write?: boolean;
   /** The whole run's deadline (generate). Default: none. */
   deadline?: Deadline;
 }
@@ -62,6 +64,7 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
     ...(options.keyDetail ? { keyDetail: true } : {}),
     ...(options.keyDigests ? { keyDigests: true } : {}),
     ...(options.kagentPreview ? { kagentPreview: true } : {}),
+    ...(options.write === false ? { write: false } : {}),
     ...(deadline ? { deadline } : {}),
     ...(io.trace ? { trace: (phase: string) => io.trace?.(phase) } : {}),
   });

@@ -19,7 +19,7 @@ export interface FinishInputs {
 
 /** A finished run: the core's outcome and the text to write. */
 export interface RunOutcome extends StampOutcome {
-  /** The stamped output; meaningful only when `results` has no error (then it is empty or the input as read). */
+  /** The stamped output; meaningful only when `results` has no error (then it is empty or the input as read). Empty for a run started with `write: false`. */
   output: string;
   /** How many objects the input held (0 when it could not be read). */
   objects: number;

@@ -33,6 +33,11 @@ export interface StreamRunOptions {
   keyDigests?: boolean;
   /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
+  /**
+   * Write the stamped streams (`RunOutcome.output`). `explain` and `diff` print reports, not the streams: without
+   * it nothing is written, so nothing is read back and no stream is read again to be printed. Default: true.
+   */
+  write?: boolean;
   /** The run's deadline, for the loop over items. Default: none. */
   deadline?: Deadline;
   /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
@@ -62,6 +67,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
         const { fetched, hashKey, deadline } = inputs;
         options.trace?.('hashing');
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        if (options.write === false) return { ...outcome, output: '', ...planCounts(read.plan) };
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
         if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), ...planCounts(read.plan) };

@@ -104,7 +104,7 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
  */
 async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
   const files = await readInputs([path], io, maxInputBytes(io));
-  const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true });
+  const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true, write: false });
   if (hasErrors(results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(results)}`);
   return { results, targets, ...(kagent1x ? { kagent1x } : {}) };
 }

@@ -53,7 +53,7 @@ export async function runExplain(args: readonly string[], io: Io): Promise<numbe
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true });
+  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true, write: false });
   const outcome = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);

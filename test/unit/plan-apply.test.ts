@@ -139,7 +139,6 @@ test('a stamp only a new rendering can write, in a document read alone, reads th
   assert.is(fast.output, full.output);
 });
 
-test.run();
 
 test('a plain Secret is decoded when planned and its tree let go: reading the tree afterwards is an internal error', () => {
   const docs = docsOf(STREAM);
@@ -149,3 +148,16 @@ test('a plain Secret is decoded when planned and its tree let go: reading the tr
   assert.throws(() => secret!.item.node, /internal: the tree of a decoded Secret or ConfigMap was read/);
   assert.throws(() => secret!.item.readBy, /internal/);
 });
+
+test('a run that does not write (explain, diff) gives the results and reports of one that does, and no text', () => {
+  const files = [{ path: 'app.yaml', text: STREAM }];
+  const written = startStreamRun(files, { config: configOf(), keyDetail: true }).finish();
+  const reports = startStreamRun(files, { config: configOf(), keyDetail: true, write: false }).finish();
+  assert.ok(written.output.includes('rollstamp.dev/hash'), 'the written run stamps');
+  assert.is(reports.output, '');
+  assert.equal(reports.targets, written.targets);
+  assert.equal(reports.results, written.results);
+  assert.equal([...reports.changed.keys()], [...written.changed.keys()]);
+});
+
+test.run();
