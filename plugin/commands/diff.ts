@@ -99,8 +99,8 @@ function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents:
 }
 
 /**
- * One render read and stamped in memory; any error result fails the whole run (fail closed). Only what the
- * comparison reads is kept: the stamped text of OLD need not stay while NEW is read (at 50k objects, 25 MiB).
+ * One render read and stamped in memory, its streams not written (nothing prints them); any error result fails
+ * the whole run (fail closed). Only what the comparison reads is kept while the other render is read.
  */
 async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
   const files = await readInputs([path], io, maxInputBytes(io));
