@@ -139,7 +139,6 @@ test('a stamp only a new rendering can write, in a document read alone, reads th
   assert.is(fast.output, full.output);
 });
 
-
 test('a plain Secret is decoded when planned and its tree let go: reading the tree afterwards is an internal error', () => {
   const docs = docsOf(STREAM);
   const planned = plan(streamItems(docs).items, configOf());
