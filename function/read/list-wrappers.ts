@@ -30,10 +30,10 @@ export type Unwrapped =
  * - Otherwise: the map itself.
  */
 export function unwrapList(root: MapNode, file: FileRef | undefined): Unwrapped {
-  const subject = subjectOf(root, file);
+  // The subject is named only when refusing: most documents are ordinary objects.
   const refuse = (message: string, code: Result['tags']['code'] = 'INVALID_OBJECT'): Unwrapped => ({
     objects: [],
-    result: errorResult(code, message, subject),
+    result: errorResult(code, message, subjectOf(root, file)),
   });
   if (hasMergeKey(root)) return refuse('a merge key (<<) at the top level of an object could add list items; write the keys out', 'MERGE_KEY_NOT_ALLOWED');
   const pair = childPair(root, 'items');
