@@ -15,6 +15,9 @@ export function applyTextEdits(text: string, base: number, edits: readonly TextE
     const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
     parts.push(text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert, keep);
     at = from + remove;
+    // A comment must stay apart from what comes before it: `annotations: # none yet` filled in would glue the
+    // stamp's closing quote to the `#` (an empty value is read where the comment starts).
+    if (keep === '' && text[at] === '#' && !/\s$/.test(edit.insert)) parts.push(' ');
   }
   parts.push(text.slice(at));
   return parts.join('');

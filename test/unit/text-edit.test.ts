@@ -16,6 +16,9 @@ const shapes: Array<[string, string, string]> = [
   ['empty flow annotations', '  template:\n    metadata:\n      annotations: {}\n    spec: {}\n', '      annotations: {rollstamp.dev/hash: H}\n'],
   ['flow metadata', '  template:\n    metadata: {labels: {app: web}}\n    spec: {}\n', '    metadata: {annotations: {rollstamp.dev/hash: H}, labels: {app: web}}\n'],
   ['stale stamp replaced in place', "  template:\n    metadata:\n      annotations:\n        rollstamp.dev/hash: 'sha256:old'   # by rollstamp\n    spec: {}\n", '        rollstamp.dev/hash: H   # by rollstamp\n'],
+  // An empty value is read where its comment starts: the stamp must not be glued to the `#`.
+  ['empty annotations with a comment', '  template:\n    metadata:\n      annotations: # none yet\n    spec: {}\n', '      annotations:\n        rollstamp.dev/hash: H # none yet\n'],
+  ['empty metadata with a comment', '  template:\n    metadata:   # none yet\n    spec: {}\n', '    metadata:\n      annotations:\n        rollstamp.dev/hash: H # none yet\n'],
   ['four-space indentation', '    template:\n        spec:\n            containers: []\n', '    template:\n        metadata:\n            annotations:\n                rollstamp.dev/hash: H\n        spec:\n'],
 ];
 
