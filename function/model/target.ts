@@ -50,6 +50,19 @@ export interface TextEdit {
   remove: number;
   insert: string;
   block?: boolean;
+  /** The block map the edit lies inside, which is all a read-back needs to read again (see EditWindow). */
+  window?: EditWindow;
+}
+
+/**
+ * A block map of the document as read, from its first key (`start`, at column `indent`) to its end: an edit
+ * inside it changes nothing outside it, so when the map with the edit applied reads alone as a block map at
+ * that column, the whole document reads (write/read-back.ts).
+ */
+export interface EditWindow {
+  start: number;
+  end: number;
+  indent: number;
 }
 
 /** A text edit planned before the stamp's value is known: `insert` is `before`, the quoted value, `after`. */
@@ -60,11 +73,14 @@ export interface EditPlan {
   after: string;
   /** See TextEdit.block. */
   block?: boolean;
+  /** See TextEdit.window. */
+  window?: EditWindow;
 }
 
 /** The edit that writes `value` where `plan` says. */
 export function fillEdit(plan: EditPlan, value: string): TextEdit {
   const edit: TextEdit = { offset: plan.offset, remove: plan.remove, insert: `${plan.before}${JSON.stringify(value)}${plan.after}` };
   if (plan.block) edit.block = true;
+  if (plan.window) edit.window = plan.window;
   return edit;
 }

@@ -6,12 +6,14 @@ import type { TextEdit } from '../model/target.ts';
 import type { ResourceList } from '../read/resource-list.ts';
 import { detectFormat } from './format.ts';
 import { applyTextEdits } from './apply-edits.ts';
+import { assertEditsReadBack } from './read-back.ts';
 import { resultsYaml } from './results-yaml.ts';
 
 /**
  * Writes the ResourceList with `results` replaced by ours (absent when there are none).
  * - When every stamp has a text edit, the input text is kept as it was apart from the stamp lines and the
- *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful).
+ *   results appended at the end (no second rendering: faster than printing the tree, and byte-faithful); the
+ *   edited text is read back first (write/read-back.ts: a broken edit throws).
  * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
  *   list was read without one (the caller reads it again with the yaml library and runs again).
  */
@@ -35,6 +37,8 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(rl.end))) return undefined;
   const crlf = rl.text.includes('\r\n');
   const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
+  // As stamp reads back each document it edited: here the block maps the edits are in, else the whole list.
+  if (edits.length > 0) assertEditsReadBack(rl.text, 0, rl.doc === undefined, edits as TextEdit[], text);
   if (results.length === 0) return text;
   // No anchors (results share objects, one resourceRef, and kpt refuses aliases in its input): resultsYaml
   // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.

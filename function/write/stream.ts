@@ -4,7 +4,7 @@ import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
 import { applyTextEdits } from './apply-edits.ts';
-import { assertReadsBack } from './read-back.ts';
+import { assertEditsReadBack } from './read-back.ts';
 
 /**
  * Prints documents: the original text for untouched ones; for changed ones (keyed by item index: see
@@ -12,7 +12,7 @@ import { assertReadsBack } from './read-back.ts';
  * original text with the stamp edit applied, or a fresh rendering when there is no edit — undefined when such
  * a document was read by the subset reader and has no tree to render (the caller reads the stream again with
  * the yaml library). Each edited document is read back before anything is returned (write/read-back.ts:
- * a broken one throws); reading the whole output again instead doubled the run time.
+ * a broken one throws), where it can be only the block maps the edits are in.
  */
 export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, TextEdit | undefined>): string | undefined {
   // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
@@ -41,6 +41,6 @@ function itemsOf(d: StreamDoc): number[] {
 function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
   if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
   const text = applyTextEdits(d.text, d.offset, edits as TextEdit[]);
-  assertReadsBack(text);
+  assertEditsReadBack(d.text, d.offset, d.readBy === 'subset', edits as TextEdit[], text);
   return text;
 }

@@ -3,7 +3,7 @@
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type ScalarNode, type SeqNode } from '../model/nodes.ts';
-import type { EditPlan, StampSite } from '../model/target.ts';
+import type { EditPlan, EditWindow, StampSite } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
 /**
@@ -16,8 +16,39 @@ import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
  * - undefined: no safe text edit (explicit `?` keys, nodes without positions, a non-map on the path).
  */
 export function planStampEdit(root: MapNode, site: StampSite, key: string): EditPlan | undefined {
-  if (site.kind === 'env') return planEnvEdit(root, site.path);
-  return planAnnotationEdit(root, site.path, key);
+  const plan = site.kind === 'env' ? planEnvEdit(root, site.path) : planAnnotationEdit(root, site.path, key);
+  if (plan) {
+    const window = editWindow(mapsOnPath(root, site.path), plan);
+    if (window) plan.window = window;
+  }
+  return plan;
+}
+
+/** The maps the path goes through below the root, outermost first (as far as they are maps). */
+function mapsOnPath(root: MapNode, path: readonly string[]): MapNode[] {
+  const maps: MapNode[] = [];
+  let node: unknown = root;
+  for (const key of path) {
+    node = isMapNode(node) ? childIn(node, [key]) : undefined;
+    if (!isMapNode(node)) break;
+    maps.push(node);
+  }
+  return maps;
+}
+
+/**
+ * The innermost block map on the path (never the root: the whole document is read back then anyway) that
+ * holds the whole edit, from the start of its first key's line; the writer checks that only spaces come
+ * before that key on its line (a map that is a list entry starts after `- `).
+ */
+function editWindow(maps: readonly MapNode[], plan: EditPlan): EditWindow | undefined {
+  for (let i = maps.length - 1; i >= 0; i--) {
+    const map = maps[i]!;
+    const start = keyOffset(map);
+    if (start === undefined) continue;
+    if (start - map.indent <= plan.offset && plan.offset + plan.remove <= map.end) return { start, end: map.end, indent: map.indent };
+  }
+  return undefined;
 }
 
 function planEnvEdit(root: MapNode, path: readonly string[]): EditPlan | undefined {

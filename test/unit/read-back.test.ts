@@ -2,9 +2,12 @@
 // written; one that does not is an internal error, never output.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertReadsBack } from '../../function/write/read-back.ts';
+import { assertEditsReadBack, assertReadsBack, windowsReadBack } from '../../function/write/read-back.ts';
 import { streamDocuments } from '../../function/read/stream-documents.ts';
+import { parseResourceList } from '../../function/read/resource-list.ts';
+import { serializeResourceList } from '../../function/write/resource-list.ts';
 import { serializeStream } from '../../function/write/stream.ts';
+import type { TextEdit } from '../../function/model/target.ts';
 
 const DOC = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    rollstamp.dev/hash: old\n    note: x\n';
 
@@ -28,6 +31,44 @@ test('serializeStream refuses an edit that breaks its document instead of return
   assert.throws(() => serializeStream([doc!], new Map([[0, { offset: at, remove: 4, insert: '"sha256:x"' }]])), /does not read back/);
   const fine = serializeStream([doc!], new Map([[0, { offset: at, remove: 3, insert: '"sha256:x"' }]]));
   assert.ok(fine?.includes('rollstamp.dev/hash: "sha256:x"\n    note: x\n'), fine);
+});
+
+// The annotations map of DOC (keys at column 4, from `rollstamp.dev/hash` to the end of `note: x`).
+const at = DOC.indexOf('rollstamp.dev/hash');
+const WINDOW = { start: at, end: DOC.indexOf('note: x') + 'note: x'.length, indent: 4 };
+const stamp = (insert: string, window = WINDOW): TextEdit => ({ offset: DOC.indexOf('old'), remove: 3, insert, window });
+
+test('an edit inside its block map is read back there alone, and a broken one is not let through', () => {
+  assert.ok(windowsReadBack(DOC, 0, [stamp('"sha256:x"')]), 'the annotations map reads alone');
+  assert.not.ok(windowsReadBack(DOC, 0, [stamp('"sha256:x"\n  note: y')]), 'a line at a smaller column ends the map early');
+  assert.not.ok(windowsReadBack(DOC, 0, [stamp('"sha256:x"# c')]), 'a comment glued to a value');
+  assert.not.ok(windowsReadBack(DOC, 0, [stamp('"sha256:x"', { ...WINDOW, indent: 2 })]), 'the window must start a line at its column');
+  assert.not.ok(windowsReadBack(DOC, 0, [{ ...stamp('"sha256:x"'), offset: DOC.indexOf('name: c') }]), 'the edit must lie inside its window');
+  const { window: _, ...bare } = stamp('"sha256:x"');
+  assert.not.ok(windowsReadBack(DOC, 0, [bare]), 'an edit without a window');
+});
+
+test('a window that does not read sends the whole document to be read, which decides', () => {
+  const edit = stamp('"sha256:x"\n  note: y');
+  assert.throws(() => assertEditsReadBack(DOC, 0, true, [edit], DOC.replace('old', edit.insert)), /does not read back/);
+  // Valid YAML that the window cannot vouch for (its map ends early) still passes when the document reads.
+  const outward = { ...stamp('"sha256:x"\n  extra: y'), remove: 'old\n    note: x'.length };
+  assert.not.ok(windowsReadBack(DOC, 0, [outward]));
+  assertEditsReadBack(DOC, 0, true, [outward], DOC.replace('old\n    note: x', outward.insert));
+  // Read by the yaml library: the windows are not trusted, the document is read.
+  assert.throws(() => assertEditsReadBack(DOC, 0, false, [stamp('"sha256:x"# c')], DOC.replace('old', '"sha256:x"# c')), /does not read back/);
+});
+
+test('fn reads back the ResourceList it edited: a broken edit throws instead of being written', () => {
+  const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${DOC.replace(/^(.)/gm, '  $1').replace(/^  apiVersion/, '- apiVersion')}`;
+  const read = parseResourceList(list);
+  assert.ok('rl' in read, 'read');
+  const offset = list.indexOf('old');
+  const windowed = { start: list.indexOf('rollstamp.dev/hash'), end: list.indexOf('note: x') + 7, indent: 6 };
+  const fine = serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 3, insert: '"sha256:x"', window: windowed }]]));
+  assert.ok(fine?.includes('rollstamp.dev/hash: "sha256:x"\n      note: x\n'), fine);
+  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 4, insert: '"sha256:x"', window: windowed }]])), /does not read back/);
+  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 4, insert: '"sha256:x"' }]])), /does not read back/);
 });
 
 test.run();
