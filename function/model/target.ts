@@ -55,9 +55,9 @@ export interface TextEdit {
 }
 
 /**
- * A block map of the document as read, from its first key (`start`, at column `indent`) to its end: an edit
- * inside it changes nothing outside it, so when the map with the edit applied reads alone as a block map at
- * that column, the whole document reads (write/read-back.ts).
+ * A whole block map of the document as read, from its first key (`start`, at column `indent`) to its end. The
+ * text outside it is what was read, so reading it alone with its edit applied can stand for reading the
+ * whole document; write/read-back.ts checks when it can (windowsReadBack).
  */
 export interface EditWindow {
   start: number;

@@ -11,9 +11,9 @@ import { applyTextEdits } from './apply-edits.ts';
  * Throws unless `edited` (`text`, which starts at `base` in the input and which the subset reader read when
  * `subset` is true, with `edits` applied) reads back.
  * - Where every edit has a window (TextEdit.window) and the original was read by the subset reader, only
- *   the windows are read again: outside them the text is what the subset reader read, and a block map that
- *   reads alone at its column reads the same in place — in the subset, where a block node ends is decided by
- *   indentation alone. Reading the stamped documents whole was most of writing: on the 10k-object bench
+ *   the windows are read again (windowsReadBack): outside them the text is what the subset reader read, and
+ *   a block map that reads alone at its column, ending where it ended, reads the same in place — in the
+ *   subset, where a block node ends is decided by indentation alone. Reading the stamped documents whole was most of writing: on the 10k-object bench
  *   bundle, warm, writing went from about 100 to 35 ms (bench/phases.ts).
  * - Otherwise, or when a window does not read alone, the whole edited text is read again (assertReadsBack).
  */
@@ -33,25 +33,76 @@ export function assertReadsBack(text: string): void {
   if (doc.errors.length > 0) throw new Error('internal: a stamped document does not read back as YAML; nothing was written');
 }
 
+/** A document marker line: inside a window it would start a document of its own in place. */
+const MARKER_LINE = /^(?:---|\.\.\.)(?:[ \n]|$)/m;
+/** A line with nothing on it but spaces and a comment: it belongs to no node. */
+const EMPTY_LINE = /^ *(?:#.*)?$/;
+
 /**
  * True when every edit lies in its own window, the windows do not overlap, each starts a line with only spaces
- * before its first key, and each, with its edit applied, is read by the subset reader alone as one block map
- * at the window's column. False means "read the whole text", never "broken".
+ * before its first key, and each, with its edit applied, is read by the subset reader alone as one block map at
+ * the window's column that still ends with its line break, with no document marker in it. A window is read
+ * with the blank and comment lines after its map (a new block scalar would take them in), up to the next line
+ * with content, which is at a smaller column and so ends the map in place as the end of the text ends it alone.
+ * False means "read the whole text", never "broken".
  */
 export function windowsReadBack(text: string, base: number, edits: readonly TextEdit[]): boolean {
   const sorted = [...edits].sort((a, b) => a.offset - b.offset);
   let last = base;
   for (const edit of sorted) {
     const w = edit.window;
-    if (!w) return false;
+    if (!w || !Number.isInteger(w.indent) || w.indent < 0 || !Number.isInteger(edit.remove) || edit.remove < 0) return false;
     const lineStart = w.start - w.indent;
-    if (lineStart < last || w.end - base > text.length || edit.offset < lineStart || edit.offset + edit.remove > w.end) return false;
+    const end = windowEnd(text, w.end - base);
+    if (end === undefined || lineStart < last || edit.offset < lineStart || edit.offset + edit.remove > base + end) return false;
     if (lineStart > base && text[lineStart - base - 1] !== '\n') return false;
     if (text.slice(lineStart - base, w.start - base) !== ' '.repeat(w.indent)) return false;
-    const read = readSubsetStream(applyTextEdits(text.slice(lineStart - base, w.end - base), lineStart, [edit]));
+    // The lines around the window hold content at a smaller column: the window is a whole block node.
+    if (!(contentColumn(text, lineStart - base, -1) < w.indent) || !(contentColumn(text, end, 1) < w.indent)) return false;
+    const edited = applyTextEdits(text.slice(lineStart - base, end), lineStart, [edit]);
+    if ((end < text.length && !edited.endsWith('\n')) || MARKER_LINE.test(edited)) return false;
+    const read = readSubsetStream(edited);
     const root = read?.length === 1 ? read[0]!.contents : undefined;
     if (!isMapNode(root) || root.indent !== w.indent) return false;
-    last = w.end;
+    last = base + end;
   }
   return true;
+}
+
+/**
+ * Where a window whose map ends at `mapEnd` (in `text`) ends: after the rest of the map's last line (spaces or a
+ * comment) and the blank and comment lines below it, at the start of the next line with content or at the end of
+ * the text. Undefined when the rest of that line holds anything else.
+ */
+function windowEnd(text: string, mapEnd: number): number | undefined {
+  if (mapEnd < 0 || mapEnd > text.length) return undefined;
+  let at = mapEnd;
+  let first = at > 0 && text[at - 1] !== '\n'; // the map ends inside its last line
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const lineEnd = nl < 0 ? text.length : nl;
+    if (!EMPTY_LINE.test(text.slice(at, lineEnd))) {
+      if (first) return undefined;
+      break;
+    }
+    first = false;
+    at = nl < 0 ? text.length : nl + 1;
+  }
+  return at;
+}
+
+/**
+ * The column of the first line with content before (`step` -1) or from (`step` 1) the line starting at `at`,
+ * past blank and comment lines; -1 when there is none (the text starts or ends first).
+ */
+function contentColumn(text: string, at: number, step: 1 | -1): number {
+  let start = at;
+  while (step === 1 ? start < text.length : start > 0) {
+    if (step === -1) start = text.lastIndexOf('\n', start - 2) + 1;
+    const nl = text.indexOf('\n', start);
+    const line = text.slice(start, nl < 0 ? text.length : nl);
+    if (!EMPTY_LINE.test(line)) return line.length - line.trimStart().length;
+    if (step === 1) start = nl < 0 ? text.length : nl + 1;
+  }
+  return -1;
 }

@@ -1,11 +1,14 @@
 // The windowed read-back (write/read-back.ts): when the block map an edit lies in reads alone, the whole
 // edited document must read — by the subset reader, and without errors by the yaml library. Documents are
 // generated around a pod template's metadata in many shapes (no metadata, labels only, annotations absent,
-// empty, flow, block, an existing stamp in any scalar style, comments and blank lines between and after, block
-// scalars last, 2 or 4 spaces), and around a SandboxAgent's env list (its stamp is an entry); the stamp edit rollstamp plans for each is then broken at random — characters
-// YAML gives meaning to inserted into it or taken out, its range moved or widened — and every edit the window
-// check lets through is read whole. Good edits must pass the window check itself (it is the fast path), and the
-// broken ones must not all pass (the check must be able to fail). 2,000 cases here, 20,000 when CI is set.
+// empty, flow, block, an existing stamp in any scalar style, comments, blank and more-indented spaces-only
+// lines between and after, block scalars last, 2 or 4 spaces) and around a SandboxAgent's env list (its
+// stamp is an entry). The stamp edit rollstamp plans for each is then broken at random: characters YAML gives
+// meaning to put in or taken out, its range moved or widened, an edit at the map's end (where a block
+// scalar's line break and the next line are), the block-scalar flag dropped (#21), a document marker, a value
+// made a block scalar that would take in the lines below it. Every edit the window check lets through is read
+// whole. Good edits must pass the window check (it is the fast path), and broken ones must both pass and fail
+// it (the check can fail). 2,000 cases here, 20,000 when CI is set.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isMapNode } from '../../function/model/nodes.ts';
@@ -23,7 +26,7 @@ const KEY = 'rollstamp.dev/hash';
 const HASH = `sha256:${'ab12'.repeat(16)}`;
 const SITE = { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] } as const;
 /** What a broken edit may gain: characters with a meaning in YAML, and line breaks with indentation. */
-const NOISE = [':', ': ', '-', '- ', '#', ' #', '|', '>', "'", '"', '{', '}', '[', ']', ',', '&a', '*a', '!', '?', '%', '@', '`', '\n', '\n ', '\n  ', '\n    ', '\n---\n', ' ', 'x', '...'];
+const NOISE = [':', ': ', '-', '- ', '#', ' #', '|', '|+', '>', "'", '"', '{', '}', '[', ']', ',', '&a', '*a', '!', '?', '%', '@', '`', '\n', '\n ', '\n  ', '\n    ', '\n---\n', ' ', '   ', 'x', '...', 'k: v', '\nk: 1'];
 
 /** A scalar after `key: ` at `indent`, in a random style, with the lines a block scalar takes. */
 function scalar(rng: Rng, indent: number): string {
@@ -45,7 +48,7 @@ const line = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`
 /** Lines that may sit between or after entries of a map whose keys are at `indent`. */
 function filler(rng: Rng, indent: number): string {
   const at = ' '.repeat(rng.pick([0, Math.max(0, indent - 2), indent, indent + 2]));
-  return rng.pick(['', '', '\n', `${at}# a note\n`, `${at}#\n\n`]);
+  return rng.pick(['', '', '\n', `${at}# a note\n`, `${at}#\n\n`, `${' '.repeat(indent + 6)}\n`]);
 }
 
 /** The pod template's metadata map at `indent`, or nothing. */
@@ -103,7 +106,8 @@ const ENV_SITE = { kind: 'env', path: ['spec', 'byo', 'deployment', 'env'] } as 
 function broken(rng: Rng, edit: TextEdit): TextEdit {
   const out = { ...edit };
   const at = rng.int(out.insert.length + 1);
-  switch (rng.int(5)) {
+  const end = edit.window!.end;
+  switch (rng.int(8)) {
     case 0:
       out.insert = out.insert.slice(0, at) + rng.pick(NOISE) + out.insert.slice(at);
       break;
@@ -116,8 +120,16 @@ function broken(rng: Rng, edit: TextEdit): TextEdit {
     case 3:
       out.remove = Math.max(0, out.remove + rng.range(-2, 4));
       break;
-    default:
+    case 4:
       out.insert = out.insert.replace(/\n( *)/, (_, spaces: string) => `\n${' '.repeat(Math.max(0, spaces.length + rng.pick([-2, -1, 1, 2])))}`);
+      break;
+    case 5: // a second edit at the end of the map: where a block scalar's line break, or the next line, is
+      return { ...edit, offset: end - rng.int(2), remove: rng.int(3), insert: rng.pick(NOISE) };
+    case 6: // the edit as it would be without knowing the stamp is a block scalar (#21)
+      delete out.block;
+      break;
+    default: // a document marker, or a value made a block scalar that takes in the lines below it
+      out.insert = rng.bool() ? `---\n${out.insert}` : out.insert.replace(/"[^"]*"$/, rng.pick(['|', '>', '|+']));
   }
   return out;
 }

@@ -48,6 +48,24 @@ test('an edit inside its block map is read back there alone, and a broken one is
   assert.not.ok(windowsReadBack(DOC, 0, [bare]), 'an edit without a window');
 });
 
+test('a window vouches only for what it can see: the line breaks and lines after its map, markers, whole maps', () => {
+  const pass = (text: string, edit: TextEdit): boolean => windowsReadBack(text, 0, [edit]);
+  // A block scalar last in the map: the map ends past its line break, so an edit there reaches the next line.
+  const scalarLast = 'a:\n  k: |\n    x\nb: 1\n';
+  const w = { start: 5, end: 16, indent: 2 };
+  assert.not.ok(pass(scalarLast, { offset: 16, remove: 0, insert: '   ', window: w }), 'spaces put before the next key');
+  assert.not.ok(pass(scalarLast, { offset: 8, remove: 8, insert: '"sha256:x"', window: w }), 'a block-scalar stamp replaced with its line break (#21)');
+  assert.ok(pass(scalarLast, { offset: 8, remove: 8, insert: '"sha256:x"\n', window: w }), 'the same with the line break kept');
+  // A value made a block scalar takes in the blank and comment lines below the map: they are read with it.
+  const below = 'a:\n  k: v\n        \n    # c\nb: 1\n';
+  assert.not.ok(pass(below, { offset: 8, remove: 1, insert: '|', window: { start: 5, end: 9, indent: 2 } }));
+  // A document marker at the window's line start would start a document of its own in place.
+  assert.not.ok(pass('a:\n  k: v\n', { offset: 3, remove: 0, insert: '---\n', window: { start: 5, end: 9, indent: 2 } }));
+  // A window that is not a whole map (the next line is a key at its column) cannot vouch for duplicate keys.
+  assert.not.ok(pass('a:\n  k: v\n  m: w\n', { offset: 8, remove: 0, insert: '\n  m: z', window: { start: 5, end: 9, indent: 2 } }));
+  assert.not.ok(pass('a:\n  k: v\nb: 1\n', { offset: 12, remove: -3, insert: '\n   z', window: { start: 5, end: 9, indent: 2 } }), 'a negative removal');
+});
+
 test('a window that does not read sends the whole document to be read, which decides', () => {
   const edit = stamp('"sha256:x"\n  note: y');
   assert.throws(() => assertEditsReadBack(DOC, 0, true, [edit], DOC.replace('old', edit.insert)), /does not read back/);
