@@ -46,6 +46,18 @@ export function indexOnLine(t: string, s: ' #' | ':', from: number, to: number):
   return -1;
 }
 
+/**
+ * Whether the implicit key in [at, end) may be longer than the yaml library allows (1024 characters; `max`
+ * leaves room): after an empty value in a nested map or a list, yaml counts the blank lines above a key as part
+ * of it, so the spaces and line breaks right above a long key count here too.
+ */
+export function keyTooLong(t: string, at: number, end: number, max: number): boolean {
+  if (end - at <= max / 2) return false; // keys are short: look above only a long one
+  let from = at;
+  while (from > 0 && end - from <= max && (t.charCodeAt(from - 1) === 32 || t.charCodeAt(from - 1) === 10)) from--;
+  return end - from > max;
+}
+
 /** Whether a plain scalar may start at `at` (not an indicator; `-` only before a non-space). */
 export function plainStart(t: string, at: number, eol: number): boolean {
   const c = t[at];

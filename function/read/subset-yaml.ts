@@ -12,7 +12,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, indexOnLine, lineEnd, OUT, outside, plainScalar, plainStart, quoted, quotedOnLine, restOfLine } from './subset-scalars.ts';
+import { blockScalar, indexOnLine, keyTooLong, lineEnd, OUT, outside, plainScalar, plainStart, quoted, quotedOnLine, restOfLine } from './subset-scalars.ts';
 import { foldedPlain } from './subset-folded.ts';
 import { hasKey } from './subset-keys.ts';
 
@@ -308,7 +308,7 @@ class Reader {
       node = plainScalar(t, at, end);
     }
     if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
-    if (typeof node.value !== 'string' || end - at > MAX_KEY) outside();
+    if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
     if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
     return { node, after: end + 1 };
   }
