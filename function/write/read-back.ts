@@ -45,6 +45,12 @@ const EMPTY_LINE = /^ *(?:#.*)?$/;
  * with the blank and comment lines after its map (a new block scalar would take them in), up to the next line
  * with content, which is at a smaller column and so ends the map in place as the end of the text ends it alone.
  * False means "read the whole text", never "broken".
+ * - Each window must be a whole block map of the tree the subset reader read from `text` (the planner takes it
+ *   from there: text-edit.ts). That is what makes it stand for the document, and it cannot be told from the
+ *   text alone (a plain scalar's continuation line, block-scalar content or the rest of a list entry's map can
+ *   look like one); the column checks below only refuse the plainest misuse.
+ * - Nesting is counted from the window: an edit that takes the document past the subset reader's depth passes
+ *   here, as it passed the whole-document check, which the yaml library then answered.
  */
 export function windowsReadBack(text: string, base: number, edits: readonly TextEdit[]): boolean {
   const sorted = [...edits].sort((a, b) => a.offset - b.offset);
@@ -57,7 +63,7 @@ export function windowsReadBack(text: string, base: number, edits: readonly Text
     if (end === undefined || lineStart < last || edit.offset < lineStart || edit.offset + edit.remove > base + end) return false;
     if (lineStart > base && text[lineStart - base - 1] !== '\n') return false;
     if (text.slice(lineStart - base, w.start - base) !== ' '.repeat(w.indent)) return false;
-    // The lines around the window hold content at a smaller column: the window is a whole block node.
+    // The lines of content around the window sit at a smaller column, as around any block map.
     if (!(contentColumn(text, lineStart - base, -1) < w.indent) || !(contentColumn(text, end, 1) < w.indent)) return false;
     const edited = applyTextEdits(text.slice(lineStart - base, end), lineStart, [edit]);
     if ((end < text.length && !edited.endsWith('\n')) || MARKER_LINE.test(edited)) return false;
