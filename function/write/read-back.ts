@@ -13,8 +13,9 @@ import { applyTextEdits } from './apply-edits.ts';
  * - Where every edit has a window (TextEdit.window) and the original was read by the subset reader, only
  *   the windows are read again (windowsReadBack): outside them the text is what the subset reader read, and
  *   a block map that reads alone at its column, ending where it ended, reads the same in place — in the
- *   subset, where a block node ends is decided by indentation alone. Reading the stamped documents whole was most of writing: on the 10k-object bench
- *   bundle, warm, writing went from about 100 to 35 ms (bench/phases.ts).
+ *   subset, where a block node ends is decided by indentation alone. Reading the stamped documents whole was
+ *   most of writing: on the 10k-object bench bundle, warm, writing went from about 100 to 35 ms
+ *   (bench/phases.ts).
  * - Otherwise, or when a window does not read alone, the whole edited text is read again (assertReadsBack).
  */
 export function assertEditsReadBack(text: string, base: number, subset: boolean, edits: readonly TextEdit[], edited: string): void {
