@@ -65,7 +65,8 @@ export function windowsReadBack(text: string, base: number, edits: readonly Text
     if (lineStart > base && text[lineStart - base - 1] !== '\n') return false;
     if (text.slice(lineStart - base, w.start - base) !== ' '.repeat(w.indent)) return false;
     // The lines of content around the window sit at a smaller column, as around any block map.
-    if (!(contentColumn(text, lineStart - base, -1) < w.indent) || !(contentColumn(text, end, 1) < w.indent)) return false;
+    // (`end` is where the next line with content starts, or the end of the text.)
+    if (!(columnAbove(text, lineStart - base) < w.indent) || !(columnAt(text, end) < w.indent)) return false;
     const edited = applyTextEdits(text.slice(lineStart - base, end), lineStart, [edit]);
     if ((end < text.length && !edited.endsWith('\n')) || MARKER_LINE.test(edited)) return false;
     const read = readSubsetStream(edited);
@@ -98,18 +99,21 @@ function windowEnd(text: string, mapEnd: number): number | undefined {
   return at;
 }
 
-/**
- * The column of the first line with content before (`step` -1) or from (`step` 1) the line starting at `at`,
- * past blank and comment lines; -1 when there is none (the text starts or ends first).
- */
-function contentColumn(text: string, at: number, step: 1 | -1): number {
-  let start = at;
-  while (step === 1 ? start < text.length : start > 0) {
-    if (step === -1) start = text.lastIndexOf('\n', start - 2) + 1;
-    const nl = text.indexOf('\n', start);
-    const line = text.slice(start, nl < 0 ? text.length : nl);
-    if (!EMPTY_LINE.test(line)) return line.length - line.trimStart().length;
-    if (step === 1) start = nl < 0 ? text.length : nl + 1;
+/** The column of the last line with content above the line starting at `at`; -1 when there is none. */
+function columnAbove(text: string, at: number): number {
+  for (let start = at; start > 0; ) {
+    const end = start - 1; // the line break that ends the line above
+    start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    if (!EMPTY_LINE.test(line)) return columnAt(line, 0);
   }
   return -1;
+}
+
+/** The column of the content on the line starting at `at`; -1 at the end of the text. */
+function columnAt(text: string, at: number): number {
+  if (at >= text.length) return -1;
+  let i = at;
+  while (text.charCodeAt(i) === 32) i++;
+  return i - at;
 }

@@ -1,5 +1,6 @@
 // Write stage for plain multi-document streams: each document's original text, with the stamp edits applied to
 // the documents rollstamp changed, or printed again where no text edit can write the stamp.
+import { isVouchedFor } from '../model/object.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
@@ -41,6 +42,6 @@ function itemsOf(d: StreamDoc): number[] {
 function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
   if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
   const text = applyTextEdits(d.text, d.offset, edits as TextEdit[]);
-  assertEditsReadBack(d.text, d.offset, d.readBy === 'subset', edits as TextEdit[], text);
+  assertEditsReadBack(d.text, d.offset, isVouchedFor(d.readBy), edits as TextEdit[], text);
   return text;
 }

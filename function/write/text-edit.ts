@@ -2,7 +2,7 @@
 // diffs only in its annotation lines (comments, spacing and quoting elsewhere stay byte for byte). When the
 // shape is unusual the answer is "no edit" and the document is printed again from its syntax tree instead.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
-import { blockIndent, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type ScalarNode, type SeqNode } from '../model/nodes.ts';
+import { blockIndent, child, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type ScalarNode, type SeqNode } from '../model/nodes.ts';
 import type { EditPlan, EditWindow, StampSite } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
 
@@ -27,11 +27,11 @@ export function planStampEdit(root: MapNode, site: StampSite, key: string): Edit
 /** The maps the path goes through below the root, outermost first (as far as they are maps). */
 function mapsOnPath(root: MapNode, path: readonly string[]): MapNode[] {
   const maps: MapNode[] = [];
-  let node: unknown = root;
+  let map = root;
   for (const key of path) {
-    node = isMapNode(node) ? childIn(node, [key]) : undefined;
-    if (!isMapNode(node)) break;
-    maps.push(node);
+    const next = child(map, key);
+    if (!isMapNode(next)) break;
+    maps.push((map = next));
   }
   return maps;
 }

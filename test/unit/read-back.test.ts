@@ -64,6 +64,10 @@ test('a window vouches only for what it can see: the line breaks and lines after
   // A window that is not a whole map (the next line is a key at its column) cannot vouch for duplicate keys.
   assert.not.ok(pass('a:\n  k: v\n  m: w\n', { offset: 8, remove: 0, insert: '\n  m: z', window: { start: 5, end: 9, indent: 2 } }));
   assert.not.ok(pass('a:\n  k: v\nb: 1\n', { offset: 12, remove: -3, insert: '\n   z', window: { start: 5, end: 9, indent: 2 } }), 'a negative removal');
+  // Looking above a window on the text's second line stops at the text's start, not at the window's own line.
+  assert.ok(pass('\n  k: v\n', { offset: 3, remove: 1, insert: 'k', window: { start: 3, end: 7, indent: 2 } }));
+  assert.ok(pass('a:\n\n  # c\n  k: v\nb: 1\n', { offset: 15, remove: 1, insert: 'w', window: { start: 12, end: 16, indent: 2 } }), 'blank and comment lines above');
+  assert.not.ok(pass('a:\n  x: 1\n  # c\n  k: v\nb: 1\n', { offset: 21, remove: 1, insert: 'w', window: { start: 18, end: 22, indent: 2 } }), 'content above at the same column');
 });
 
 test('a window that does not read sends the whole document to be read, which decides', () => {
