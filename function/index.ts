@@ -6,7 +6,7 @@
 export { startListRun } from './run/list-run.ts';
 export { startStreamRun, type StreamInput } from './run/stream-run.ts';
 export type { Run, RunOutcome } from './run/run.ts';
-export type { Config } from './model/config.ts';
+export type { Config, ReadLimits } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
 export type { Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
 export type { FetchedSources } from './model/dependencies.ts';

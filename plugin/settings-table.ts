@@ -31,6 +31,11 @@ export interface SettingDeclaration {
   values?: readonly string[];
   /** The default, as the help shows it. */
   default?: string;
+  /**
+   * A list of maps, so only a RollstampConfig's `spec` holds it (a --config file, `.rollstamp.yaml`, the
+   * functionConfig): never a flag, a ConfigMap's `data`, plugin env or a parameter, which hold strings (#33).
+   */
+  specOnly?: true;
 }
 
 /**
@@ -73,7 +78,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'allowEmpty', field: true, argocd: 'app', type: 'boolean', default: 'false' },
   { name: 'skipCrds', field: true, argocd: 'app', type: 'boolean', default: 'false' },
   // Workload kinds the user declares (#24): rows of the core's kind table.
-  { name: 'kinds', field: true, argocd: 'app', type: 'array' },
+  { name: 'kinds', field: true, argocd: 'app', type: 'array', specOnly: true },
   // The Application may set the output format by its plugin env only (argocd/app-settings.ts), no other way.
   { name: 'output', field: false, env: 'ROLLSTAMP_OUTPUT', type: 'string', values: ['yaml', 'json'], default: 'yaml' },
   { name: 'hashKey', field: false, env: 'ROLLSTAMP_HASH_KEY', argocd: 'operator', type: 'string' },
@@ -91,6 +96,9 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'maxReferences', field: false, env: 'ROLLSTAMP_MAX_REFERENCES', argocd: 'operator', type: 'number', default: '1000' },
   { name: 'maxKeyWork', field: false, env: 'ROLLSTAMP_MAX_KEY_WORK', argocd: 'operator', type: 'number', default: '500000' },
   { name: 'maxLiveReads', field: false, env: 'ROLLSTAMP_MAX_LIVE_READS', argocd: 'operator', type: 'number', default: '500' },
+  // What a repository's spec.kinds may declare (#33): entries, and paths per entry.
+  { name: 'maxKinds', field: false, env: 'ROLLSTAMP_MAX_KINDS', argocd: 'operator', type: 'number', default: '100' },
+  { name: 'maxKindPaths', field: false, env: 'ROLLSTAMP_MAX_KIND_PATHS', argocd: 'operator', type: 'number', default: '32' },
 ];
 
 /** The declaration of a setting by name; a name not in the table is a bug. */

@@ -6,7 +6,7 @@ import { readLiveSources } from '../live-sources.ts';
 import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, summarize } from '../settings.ts';
+import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, readLimits, summarize } from '../settings.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
 import { runEnv } from '../run-settings.ts';
 
@@ -39,7 +39,8 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   }
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
   const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
-  const run = startListRun(text, { reader: readerSetting(io), ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
+  const limits = readLimits(io);
+  const run = startListRun(text, { reader: readerSetting(io), limits, ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results));
   const hashKey = await loadHashKey(run.config, io);
   const fetched = await readLiveSources(run, {}, io);

@@ -14,8 +14,8 @@ import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../se
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, toKubernetesJson } from '../../function/index.ts';
 
-/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
-const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
+/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows that hold a string). */
+const APP_PARAMETERS = settingsOwnedBy('app').filter((name) => !setting(name).specOnly).map(argocdParameterOf);
 
 /** A setting's default, as the table has it. */
 const def = (name: string): string => setting(name).default ?? '';
@@ -37,7 +37,8 @@ prints nothing and exits non-zero.
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
 with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
 ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (${APP_PARAMETERS.slice(0, 4).join(', ')},
-${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
+${APP_PARAMETERS.slice(4).join(', ')});
+workload kinds (spec.kinds, a list of maps) only in .rollstamp.yaml. The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 
@@ -52,8 +53,9 @@ ${env('live')}=${other('live')} (read Secrets and ConfigMaps from the cluster, i
 ${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, else the in-cluster token),
 ${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
 ${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
-(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('reader')}=${other('reader')} (read every input with the
-yaml library: an escape hatch).
+(keys hashed or reported per run after sharing, and paths of declared kinds read, ${def('maxKeyWork')}), ${env('maxKinds')}
+(spec.kinds entries, ${def('maxKinds')}), ${env('maxKindPaths')} (paths per declared kind, ${def('maxKindPaths')}), ${env('reader')}=${other('reader')} (read
+every input with the yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
@@ -72,7 +74,8 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
 }
 
 async function generate(io: Io, deadline: RunDeadline): Promise<number> {
-  const { config, output, settingsBytes } = await readAppSettings(io);
+  const { config, output, settingsBytes } = await readAppSettings(io, deadline);
+  deadline.check('reading settings');
   // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
   const limit = maxInputBytes(io) - settingsBytes;
   if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
