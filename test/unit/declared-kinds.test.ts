@@ -161,6 +161,19 @@ test('spec.kinds is bounded before the schema reads it: entries (ROLLSTAMP_MAX_K
   assert.equal('results' in paths ? paths.results.map((x) => x.message) : [], ['spec.kinds[0]: 33 paths (podSpecPaths, secretNamePaths, configMapNamePaths); at most 32 (ROLLSTAMP_MAX_KIND_PATHS)']);
 });
 
+test('the run deadline is checked while spec.kinds is read, not only once it is read (#33)', () => {
+  const entries = Array.from({ length: 100 }, (_, i) => ({ ...WEBAPP, kind: `WebApp${i}` }));
+  let checks = 0;
+  const deadline = {
+    check(phase: string): void {
+      if (++checks === 1) throw new Error(`${phase} ran past the deadline`);
+    },
+  };
+  assert.throws(() => readConfig(config(entries), {}, '', {}, { deadline }), /reading spec\.kinds ran past the deadline/);
+  checks = -1_000;
+  assert.ok('config' in readConfig(config(entries), {}, '', {}, { deadline }), 'a deadline not passed lets the entries be read');
+});
+
 test('the same kind twice is found whatever the order of exact and any-version entries (#33: found by key, not by a scan)', () => {
   const exact = { ...WEBAPP, apiVersion: 'example.com/v1' };
   assert.equal(messages([exact, WEBAPP]), ['spec.kinds[1].kind: declares WebApp of example.com/* again (spec.kinds[0] has it)']);
