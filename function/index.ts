@@ -25,4 +25,5 @@ export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';
+export { joinStreams } from './write/join-streams.ts';
 export { toKubernetesJson } from './write/kubernetes-json.ts';
