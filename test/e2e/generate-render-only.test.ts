@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
 
 const helm = obtainHelm();
 const helmTest = testNeedingTool('helm', helm);
@@ -29,12 +30,7 @@ function repo(files: Record<string, string>): string {
 
 /** `rollstamp generate [args]` in `root/app`, as the CI recipes run it. */
 function generate(root: string, app: string, args: string[] = ['--render-only']): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BUNDLE, 'generate', ...args], {
-    cwd: join(root, app),
-    env: { PATH, HOME: root, ARGOCD_APP_SOURCE_PATH: app, ARGOCD_APP_NAME: 'shop' },
-    encoding: 'utf8',
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return runBundle(['generate', ...args], { cwd: join(root, app), env: { PATH, HOME: root, ARGOCD_APP_SOURCE_PATH: app, ARGOCD_APP_NAME: 'shop' } });
 }
 
 const DEPLOYMENT = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x, envFrom: [{secretRef: {name: db}}]}]\n';
