@@ -24,6 +24,8 @@ export type Kagent1xEdge =
       effect: Kagent1xEffect;
       /** The keys consumed; undefined: all of `data` and the UID (kagent's provenance of a prompt ConfigMap). */
       keys?: string[];
+      /** With all of `data`: the key the field names, which must be there (systemPromptFrom). */
+      required?: string;
       /** The one key is an output schema, compared as canonical JSON. */
       schema?: true;
       /** Counts only when the template holding it is the Agent's root template (outputSchemaFrom). */
@@ -47,7 +49,7 @@ export function templateEdges(spec: MapNode, base: FieldPath, reader: NodeReader
   const model = localRef(reader, child(spec, 'modelConfig'), [...base, 'modelConfig']);
   if (model !== undefined) out.push({ to: 'object', kind: 'ModelConfig', name: model, field: formatPath([...base, 'modelConfig', 'name']) });
   const prompt = keyRef(reader, child(spec, 'systemPromptFrom'), [...base, 'systemPromptFrom']);
-  if (prompt) out.push({ to: 'source', cls: 'ConfigMap', name: prompt.name, field: formatPath([...base, 'systemPromptFrom']), effect: 'recompiles' });
+  if (prompt) out.push({ to: 'source', cls: 'ConfigMap', name: prompt.name, required: prompt.key, field: formatPath([...base, 'systemPromptFrom']), effect: 'recompiles' });
   const schema = keyRef(reader, child(spec, 'outputSchemaFrom'), [...base, 'outputSchemaFrom']);
   if (schema) {
     out.push({ to: 'source', cls: 'ConfigMap', name: schema.name, keys: [schema.key], schema: true, rootOnly: true, field: formatPath([...base, 'outputSchemaFrom']), effect: 'recompiles' });

@@ -84,7 +84,9 @@ export function sourceInput(edge: SourceEdge, holder: KObject, chain: string[], 
     // recreation, which applies live; for a compiled key or an output schema only the value counts.
     if (edge.keys === undefined) prints.whole = digest('data', entriesBytes(data, uid));
     else if (edge.effect === 'applies-live') prints.uid = uid;
-    for (const k of input.keys.filter((k) => !k.present)) {
+    const absent = input.keys.filter((k) => !k.present);
+    if (edge.required !== undefined && !data.has(edge.required)) absent.push({ key: edge.required, present: false });
+    for (const k of absent) {
       if (edge.bedrock && data.has('AWS_ACCESS_KEY_ID')) {
         out.failures.push({ code: 'unsupported-credential', field: edge.field, reason: `${label} holds an AWS access key pair, not ${BEDROCK_BEARER_KEY}: request signing inside the runtime cannot be served by kagent 1.0's egress gateway (kagent issue #2873)` });
       } else {

@@ -213,7 +213,7 @@ class Walker {
   }
 
   private source(edge: Extract<Kagent1xEdge, { to: 'source' }>, holder: KObject, chain: string[]): SourceInput {
-    const memo = `${holder.index}|${edge.cls}|${edge.name}|${edge.field}|${edge.effect}|${(edge.keys ?? []).join('\0')}|${edge.keys === undefined}`;
+    const memo = `${holder.index}|${edge.cls}|${edge.name}|${edge.field}|${edge.effect}|${(edge.keys ?? []).join('\0')}|${edge.keys === undefined}|${edge.required ?? ''}`;
     const known = this.sources.get(memo);
     if (known) return { ...known, input: withChain(known.input, [...chain, labelOf(edge.cls, holder.namespace, edge.name)]) };
     const found = sourceInput(edge, holder, chain, this.ctx);
