@@ -64,8 +64,9 @@ ${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, e
 ${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
 ${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
 (keys hashed or reported per run after sharing, and paths of declared kinds read, ${def('maxKeyWork')}), ${env('maxKinds')}
-(spec.kinds entries, ${def('maxKinds')}), ${env('maxKindPaths')} (paths per declared kind, ${def('maxKindPaths')}), ${env('reader')}=${other('reader')} (read
-every input with the yaml library: an escape hatch).
+(spec.kinds entries, ${def('maxKinds')}), ${env('maxKindPaths')} (paths per declared kind, ${def('maxKindPaths')}), ${env('maxPreviewRows')}
+(kagent 1.x preview rows per run of explain and diff, ${def('maxPreviewRows')}), ${env('reader')}=${other('reader')} (read every
+input with the yaml library: an escape hatch).
 
 With --render-only it prints what it would stamp: the renderer's output (a directory's files joined), after
 the same checks — no symlink out of the repository, no \`..\` escape, no helm home or plugin the repository
