@@ -19,8 +19,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 test('every workflow (.github/workflows and the docs/ci recipe) validates with action-validator, and the validator rejects a broken one', () => {
   const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f)).sort();
   assert.equal(files, ['ci.yml', 'release.yml']);
-  // The pull-request recipe in docs/ci is a workflow too (ci-recipes.test.ts runs its steps).
-  for (const path of [...files.map((f) => join(WORKFLOWS, f)), join(ROOT, 'docs', 'ci', 'github-actions.yml')]) {
+  // The recipes in docs/ci are workflows too (ci-recipes.test.ts and flux-recipe.test.ts run their steps).
+  for (const path of [...files.map((f) => join(WORKFLOWS, f)), join(ROOT, 'docs', 'ci', 'github-actions.yml'), join(ROOT, 'docs', 'ci', 'flux-hydrate.yml')]) {
     const r = run(VALIDATOR, [path]);
     assert.is(r.code, 0, `${path}: ${r.stdout}${r.stderr}`);
   }
