@@ -117,6 +117,16 @@ test('stamp -o json refuses a document Kubernetes would read differently, with o
   assert.is(both.stderr, 'rollstamp: error: --check prints no manifests, so -o json has nothing to format; give one\n');
 });
 
+test('fn: a mistyped functionConfig key, as `kpt fn eval -- onMising=warn` sends it, names the setting meant (#38)', async () => {
+  const list = (key: string): string => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn-config}\n  data: {${key}: warn}\n`;
+  const typo = await runInProcess(['fn'], { stdin: list('onMising') });
+  assert.is(typo.code, 1);
+  assert.is(typo.stdout, '');
+  assert.is(typo.stderr, 'rollstamp: error: functionConfig: data.onMising: unknown setting; did you mean onMissing?\n');
+  const far = await runInProcess(['fn'], { stdin: list('colour') });
+  assert.is(far.stderr, 'rollstamp: error: functionConfig: data.colour: unknown setting\n', 'no guess when nothing is near');
+});
+
 test('a ConfigMap given to --config works like a RollstampConfig', async () => {
   writeFileSync(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {targets: all}\n');
   const run = await runInProcess(['stamp', '--config', 'cm.yaml', '-'], { stdin: APP, cwd: dir });
