@@ -127,6 +127,17 @@ test('fn: a mistyped functionConfig key, as `kpt fn eval -- onMising=warn` sends
   assert.is(far.stderr, 'rollstamp: error: functionConfig: data.colour: unknown setting\n', 'no guess when nothing is near');
 });
 
+test('explain names the document of a file a target is in, counted from 1, and not with an unexplained #N (#38)', async () => {
+  const secretFirst = APP.split('---\n').reverse().join('---\n');
+  writeFileSync(join(dir, 'two.yaml'), secretFirst.endsWith('\n') ? secretFirst : `${secretFirst}\n`);
+  const r = await runInProcess(['explain', '--targets', 'all', 'two.yaml'], { cwd: dir });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^apps\/v1\/Deployment\/web {2}\(two\.yaml, document 2\)$/m);
+  assert.not.match(r.stdout, /#\d/);
+  writeFileSync(join(dir, 'one.yaml'), APP);
+  assert.match((await runInProcess(['explain', '--targets', 'all', 'one.yaml'], { cwd: dir })).stdout, /^apps\/v1\/Deployment\/web {2}\(one\.yaml\)$/m);
+});
+
 test('a ConfigMap given to --config works like a RollstampConfig', async () => {
   writeFileSync(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {targets: all}\n');
   const run = await runInProcess(['stamp', '--config', 'cm.yaml', '-'], { stdin: APP, cwd: dir });
