@@ -51,6 +51,7 @@ test('release.yml, run as written: CI first, two packs with one sha256, npm publ
   assert.ok(lines.includes(`cosign sign --yes ${image}@${DIGEST}`), r.log);
   assert.ok(lines.some((l) => l.startsWith(`gh release create v${pkg.version} --repo Example-Owner/rollstamp `) && l.endsWith(`${tarball} ${tarball}.sha256 rollstamp-kits-${pkg.version}.tar.gz`)), r.log);
   assert.ok(r.log.includes(`image: \`${image}@${DIGEST}\``), 'the notes name the digest');
+  assert.match(r.log, new RegExp(`GitHub Action and pre-commit hook: \`uses: Example-Owner/rollstamp@v${pkg.version.replace(/\./g, '\\.')}\` \\(or its commit [0-9a-f]{40}\\)`), 'the notes name the Action');
   // The kits in the release checkout name the pushed image by digest, each in its one place.
   const kit = r.checkouts['release/.']!;
   const sidecarImage = (file: string, path: (o: any) => string): string => path(parse(readFileSync(join(kit, file), 'utf8')));
