@@ -31,11 +31,6 @@ export interface SettingDeclaration {
   values?: readonly string[];
   /** The default, as the help shows it. */
   default?: string;
-  /**
-   * A list of maps, so only a RollstampConfig's `spec` holds it (a --config file, `.rollstamp.yaml`, the
-   * functionConfig): never a flag, a ConfigMap's `data`, plugin env or a parameter, which hold strings (#33).
-   */
-  specOnly?: true;
 }
 
 /**
@@ -78,7 +73,7 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   { name: 'allowEmpty', field: true, argocd: 'app', type: 'boolean', default: 'false' },
   { name: 'skipCrds', field: true, argocd: 'app', type: 'boolean', default: 'false' },
   // Workload kinds the user declares (#24): rows of the core's kind table.
-  { name: 'kinds', field: true, argocd: 'app', type: 'array', specOnly: true },
+  { name: 'kinds', field: true, argocd: 'app', type: 'array' },
   // The Application may set the output format by its plugin env only (argocd/app-settings.ts), no other way.
   { name: 'output', field: false, env: 'ROLLSTAMP_OUTPUT', type: 'string', values: ['yaml', 'json'], default: 'yaml' },
   { name: 'hashKey', field: false, env: 'ROLLSTAMP_HASH_KEY', argocd: 'operator', type: 'string' },

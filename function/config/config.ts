@@ -179,12 +179,12 @@ function patternHint(field: string, inner: readonly string[]): string {
 const MAX_PATH_KEYS = 16;
 
 /**
- * `kinds` is a list of maps: a ConfigMap's `data` (what `kpt fn eval -- key=value` sends), an Argo CD
- * parameter or plugin env hold strings, so there it is refused saying where kinds are declared (#33; was
- * "must be a array" for an array parameter).
+ * `kinds` is a list of maps: given as a string — in a ConfigMap's `data` (what `kpt fn eval -- key=value`
+ * sends), or from a source that does not read the string as YAML — it is refused saying where kinds are
+ * declared (#33; was "must be a array"). Argo CD's parameter and plugin env arrive already read as a list.
  */
 function stringOnlyKinds(kinds: unknown, from: 'data' | 'override' | 'spec', at: string): Result[] {
-  if (kinds === undefined || from === 'spec') return [];
+  if (typeof kinds !== 'string' || from === 'spec') return [];
   const holder = from === 'data' ? "a ConfigMap's data holds" : 'this setting holds';
   return [errorResult('INVALID_CONFIG', `${at}: a kind is a map and ${holder} only strings; declare kinds under spec.kinds of a RollstampConfig (.rollstamp.yaml, a --config file or the functionConfig)`)];
 }

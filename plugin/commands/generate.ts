@@ -15,8 +15,8 @@ import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../se
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 
-/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows that hold a string). */
-const APP_PARAMETERS = settingsOwnedBy('app').filter((name) => !setting(name).specOnly).map(argocdParameterOf);
+/** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
+const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
 
 /** A setting's default, as the table has it. */
 const def = (name: string): string => setting(name).default ?? '';
@@ -47,8 +47,7 @@ prints nothing and exits non-zero.
 Application settings (later wins): .rollstamp.yaml in the app directory (a RollstampConfig, or a ConfigMap
 with the settings under data), plugin env ARGOCD_ENV_ROLLSTAMP_<NAME> (e.g. ROLLSTAMP_RENDERER=helm,
 ROLLSTAMP_VALUES_FILES=values-prod.yaml), then parameters (${APP_PARAMETERS.slice(0, 4).join(', ')},
-${APP_PARAMETERS.slice(4).join(', ')});
-workload kinds (spec.kinds, a list of maps) only in .rollstamp.yaml. The output format is plugin env
+${APP_PARAMETERS.slice(4).join(', ')}). The output format is plugin env
 ARGOCD_ENV_ROLLSTAMP_OUTPUT=yaml|json (default: the sidecar's ROLLSTAMP_OUTPUT, else yaml). The default
 namespace is the destination namespace (ARGOCD_APP_NAMESPACE).
 

@@ -128,19 +128,22 @@ test('kinds that are not a list are refused as "must be a list", not "must be a 
   assert.equal(messages(['WebApp']), ['spec.kinds[0]: must be a map']);
 });
 
-for (const [name, env] of [
-  ['an array parameter', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', array: [JSON.stringify(WEBAPP)] }]) }],
-  ['a string parameter', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: JSON.stringify([WEBAPP]) }]) }],
-  ['plugin env', { ARGOCD_ENV_ROLLSTAMP_KINDS: JSON.stringify([WEBAPP]) }],
+const many = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ ...WEBAPP, kind: `WebApp${i}` }));
+const longRow = { ...WEBAPP, secretNamePaths: Array.from({ length: 32 }, () => 'spec.secrets') };
+
+for (const [name, env, limit] of [
+  ['an array parameter of 101 rows', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', array: many(101).map((r) => JSON.stringify(r)) }]) }, /^rollstamp: error: parameter kinds: 101 entries; at most 100 \(ROLLSTAMP_MAX_KINDS\)\n$/],
+  ['a string parameter whose row lists 33 paths', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: JSON.stringify([longRow]) }]) }, /^rollstamp: error: parameter kinds\[0\]: 33 paths .*ROLLSTAMP_MAX_KIND_PATHS\)\n$/],
+  ['plugin env with 101 rows', { ARGOCD_ENV_ROLLSTAMP_KINDS: JSON.stringify(many(101)) }, /^rollstamp: error: ARGOCD_ENV_ROLLSTAMP_KINDS: 101 entries; at most 100 \(ROLLSTAMP_MAX_KINDS\)\n$/],
 ] as const) {
-  test(`generate: kinds given as ${name} is refused with one line saying where kinds are declared (#33)`, async () => {
+  test(`generate: kinds given as ${name} meets the same bounds as .rollstamp.yaml's, one line naming the setting (#33)`, async () => {
     const dir = join(base, `repo-${n++}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'web.yaml'), INPUT);
     const run = await runInProcess(['generate'], { cwd: dir, env: { ARGOCD_APP_NAME: 'web', ARGOCD_APP_NAMESPACE: 'shop', ...env } });
     assert.is(run.code, 2, run.stderr);
     assert.is(run.stdout, '');
-    assert.match(run.stderr, /^rollstamp: error: (parameter kinds|ARGOCD_ENV_ROLLSTAMP_KINDS): a kind is a map and this setting holds only strings; declare kinds under spec\.kinds of a RollstampConfig \(\.rollstamp\.yaml, a --config file or the functionConfig\)\n$/);
+    assert.match(run.stderr, limit);
   });
 }
 
