@@ -6,7 +6,7 @@
 export { startListRun } from './run/list-run.ts';
 export { startStreamRun, type StreamInput } from './run/stream-run.ts';
 export type { Run, RunOutcome } from './run/run.ts';
-export type { Config } from './model/config.ts';
+export type { Config, ReadLimits } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
 export type { Kagent1xFailure, Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
 export type { FetchedSources } from './model/dependencies.ts';
@@ -18,11 +18,12 @@ export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type Tar
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
-export { formatResult, hasErrors, oneLine, resourceId, type Result } from './model/results.ts';
-export { printable, printableData, printableJson } from './model/printable.ts';
+export { formatResult, hasErrors, oneLine, resourceId, shownResourceId, type Result } from './model/results.ts';
+export { ESCAPED_NAME_NOTE, isShownOtherwise, printable, printableData, printableJson, shownLabel, shownName } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';
 export { markBinaryDataKeys } from './resolve/bundle.ts';
+export { joinStreams } from './write/join-streams.ts';
 export { toKubernetesJson } from './write/kubernetes-json.ts';

@@ -3,7 +3,7 @@
 import { InputError, UsageError } from './errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
 import type { Io } from './io.ts';
-import { configFrom, readConfigFile } from './settings.ts';
+import { configFrom, readConfigFile, readLimits } from './settings.ts';
 import { SETTINGS } from './settings-table.ts';
 import type { Config, RawSettings } from '../function/index.ts';
 
@@ -50,14 +50,14 @@ export function overridesFromFlags(values: Record<string, unknown>): RawSettings
 export async function configFromFlags(values: FlagValues, io: Io): Promise<Config> {
   const overrides = overridesFromFlags(values);
   try {
-    configFrom(undefined, overrides, 'flags');
+    configFrom(undefined, overrides, 'flags', {}, readLimits(io));
   } catch (err) {
     if (err instanceof InputError) throw new UsageError(err.message);
     throw err;
   }
   const path = typeof values.config === 'string' ? values.config : undefined;
   const file = path === undefined ? undefined : await readConfigFile(path, io);
-  return configFrom(file, overrides, path ?? '');
+  return configFrom(file, overrides, path ?? '', {}, readLimits(io));
 }
 
 /** The paths to read: PATH arguments, then each `-f/--filename`. None means stdin. */

@@ -1,6 +1,8 @@
 // The three outputs of `rollstamp diff` (#16): an aligned text table, a Markdown table for a pull-request
-// comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only.
-import { type KeyChange, printable, printableJson, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
+// comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only; text and
+// Markdown show each name and key by shownName (Kubernetes' alphabet, else \uXXXX) and say why (#33), JSON
+// keeps the values, JSON-escaped.
+import { ESCAPED_NAME_NOTE, isShownOtherwise, type KeyChange, printable, printableJson, resourceId, shownLabel, shownName, shownResourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -39,7 +41,7 @@ function changeOf(t: TargetDiff): string {
 }
 
 function rowsOf(t: TargetDiff): Row[] {
-  const target = resourceId(t.resourceRef);
+  const target = shownResourceId(t.resourceRef);
   const rolls = changeOf(t);
   const sources = t.sources.flatMap((s) => flatten(s, '', ''));
   const none = { source: '', sourceMd: '', from: '', fromMd: '', keys: [] };
@@ -52,11 +54,12 @@ function rowsOf(t: TargetDiff): Row[] {
 }
 
 function flatten(s: SourceChange, prefix: string, prefixMd: string): Array<Omit<Row, 'target' | 'change'>> {
-  const label = `${prefix}${s.kind} ${s.namespace}/${s.name}`;
-  const labelMd = `${prefixMd}${s.kind} ${mdCode(`${s.namespace}/${s.name}`)}`;
+  const id = `${shownName(s.namespace)}/${shownName(s.name)}`;
+  const label = `${prefix}${shownName(s.kind)} ${id}`;
+  const labelMd = `${prefixMd}${shownName(s.kind)} ${mdCode(id)}`;
   if (s.sources && s.sources.length > 0) return s.sources.flatMap((inner) => flatten(inner, `${label} › `, `${labelMd} › `));
   const tail = s.change === 'changed' ? '' : ` (${s.change === 'added' ? 'now used' : 'no longer used'})`;
-  return [{ source: `${label}${tail}`, sourceMd: `${labelMd}${tail}`, from: fromOf(s, (p) => p), fromMd: fromOf(s, mdCode), keys: s.keys }];
+  return [{ source: `${label}${tail}`, sourceMd: `${labelMd}${tail}`, from: fromOf(s, shownLabel), fromMd: fromOf(s, (p) => mdCode(shownLabel(p))), keys: s.keys }];
 }
 
 /** `bundle`, `missing → bundle`, `producer: ExternalSecret shop/db` (the producer shown by `name`). */
@@ -76,14 +79,14 @@ function keysOf(keys: readonly KeyChange[], name: (key: string) => string): stri
   return groups.join('; ');
 }
 
-/** The summary line, then an aligned table: TARGET, STAMP, SOURCE, FROM, KEYS. */
+/** The summary line, then an aligned table: TARGET, STAMP, SOURCE, FROM, KEYS (and why a name shows `\uXXXX`). */
 export function renderText(diff: StampDiff): string {
   const rows = diff.targets.flatMap(rowsOf);
   if (rows.length === 0) return `${diffSummary(diff)}\n`;
-  const table: string[][] = [['TARGET', 'STAMP', 'SOURCE', 'FROM', 'KEYS'], ...rows.map((r) => [r.target, r.change, r.source, r.from, keysOf(r.keys, (k) => k)].map(printable))];
+  const table: string[][] = [['TARGET', 'STAMP', 'SOURCE', 'FROM', 'KEYS'], ...rows.map((r) => [r.target, r.change, r.source, r.from, keysOf(r.keys, shownName)].map(printable))];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => [...row[c]!].length)));
   const lines = table.map((row) => row.map((cell, c) => cell + ' '.repeat(widths[c]! - [...cell].length)).join('  ').trimEnd());
-  return `${diffSummary(diff)}\n\n${lines.join('\n')}\n`;
+  return `${diffSummary(diff)}\n\n${lines.join('\n')}\n${escapedNote(diff, '')}`;
 }
 
 /**
@@ -98,11 +101,21 @@ export function renderMarkdown(diff: StampDiff): string {
   for (const t of diff.targets) {
     const rows = rowsOf(t);
     const why = rows.map((r) => (t.change === 'rolls' ? whyOf(r) : t.change)).join('<br>');
-    const keys = rows.map((r) => keysOf(r.keys, mdCode)).join('<br>');
+    const keys = rows.map((r) => keysOf(r.keys, (k) => mdCode(shownName(k)))).join('<br>');
     const rolls = changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
-    lines.push(`| ${mdCode(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
+    lines.push(`| ${mdCode(shownResourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
   }
-  return `${head}\n\n${lines.join('\n')}\n`;
+  return `${head}\n\n${lines.join('\n')}\n${escapedNote(diff, '_')}`;
+}
+
+/** ESCAPED_NAME_NOTE on its own paragraph (in `emphasis`), when the diff shows a name or key otherwise than written. */
+function escapedNote(diff: StampDiff, emphasis: string): string {
+  const otherwise = (s: SourceChange): boolean =>
+    [s.kind, s.namespace, s.name, ...s.keys.map((k) => k.key)].some(isShownOtherwise) ||
+    (s.producedBy !== undefined && shownLabel(s.producedBy) !== s.producedBy) ||
+    (s.sources ?? []).some(otherwise);
+  const shown = diff.targets.some((t) => shownResourceId(t.resourceRef) !== resourceId(t.resourceRef) || t.sources.some(otherwise));
+  return shown ? `\n${emphasis}${ESCAPED_NAME_NOTE}${emphasis}\n` : '';
 }
 
 function whyOf(r: Row): string {

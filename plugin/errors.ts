@@ -24,6 +24,9 @@ export class InputError extends RollstampError {
   }
 }
 
+/** The run's deadline passed (ROLLSTAMP_RENDER_TIMEOUT_SECONDS): exit 1, in whatever phase it was noticed. */
+export class DeadlineError extends InputError {}
+
 /** `stamp --check` found workloads whose stamp would change: exit 3. */
 export class CheckFailed extends RollstampError {
   constructor(message: string) {

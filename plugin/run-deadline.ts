@@ -3,7 +3,7 @@
 // (live-sources.ts) and the core (`function/model/deadline.ts`, which only calls `check`).
 // ROLLSTAMP_RENDER_TIMEOUT_SECONDS bounds the run, not only the renderer, so a slow render followed by slow
 // reads cannot pass Argo CD's own deadline unnoticed (#12). The clock is injectable so tests control it.
-import { InputError } from './errors.ts';
+import { DeadlineError } from './errors.ts';
 import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 import { envOf, setting } from './settings-table.ts';
@@ -53,7 +53,7 @@ export class RunDeadline implements Deadline {
    *   be interrupted by a timer.
    */
   check(phase: string): void {
-    if (this.clock() > this.at) throw new InputError(`${phase} ran past the deadline of the whole run: ${this.seconds} s (${RENDER_TIMEOUT_ENV})`);
+    if (this.clock() > this.at) throw new DeadlineError(`${phase} ran past the deadline of the whole run: ${this.seconds} s (${RENDER_TIMEOUT_ENV})`);
   }
 }
 

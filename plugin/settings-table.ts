@@ -93,6 +93,9 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   // The kagent 1.x preview's rows for a whole run (#33).
   { name: 'maxPreviewRows', field: false, env: 'ROLLSTAMP_MAX_PREVIEW_ROWS', argocd: 'operator', type: 'number', default: '500000' },
   { name: 'maxLiveReads', field: false, env: 'ROLLSTAMP_MAX_LIVE_READS', argocd: 'operator', type: 'number', default: '500' },
+  // What a repository's spec.kinds may declare (#33): entries, and paths per entry.
+  { name: 'maxKinds', field: false, env: 'ROLLSTAMP_MAX_KINDS', argocd: 'operator', type: 'number', default: '100' },
+  { name: 'maxKindPaths', field: false, env: 'ROLLSTAMP_MAX_KIND_PATHS', argocd: 'operator', type: 'number', default: '32' },
 ];
 
 /** The declaration of a setting by name; a name not in the table is a bug. */

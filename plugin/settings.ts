@@ -9,7 +9,7 @@ import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
 import { envOf } from './settings-table.ts';
 import configSchema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { closest } from './flags.ts';
-import { type Config, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadMode, type Result } from '../function/index.ts';
+import { type Config, type Deadline, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type ReadMode, type Result } from '../function/index.ts';
 import { resolveSetting, runEnv } from './run-settings.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
@@ -26,17 +26,20 @@ export const MAX_KEY_WORK_ENV = envOf('maxKeyWork');
 export const MAX_PREVIEW_ROWS_ENV = envOf('maxPreviewRows');
 /** `true` lets chart repositories be plain `http://` (operator-only, #21); default: https://, oci:// and local only. */
 export const HELM_ALLOW_HTTP_ENV = envOf('helmAllowHttp');
+/** Most `spec.kinds` entries, and paths per entry (operator-only, #33). */
+export const MAX_KINDS_ENV = envOf('maxKinds');
+export const MAX_KIND_PATHS_ENV = envOf('maxKindPaths');
 
 /** Validated config from a functionConfig object; INVALID_CONFIG results become one InputError. */
-export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}): Config {
-  const read = readConfig(functionConfig, overrides, origin, labels);
+export function configFrom(functionConfig: unknown, overrides: RawSettings = {}, origin = '', labels: Record<string, string> = {}, limits: ReadLimits = {}): Config {
+  const read = readConfig(functionConfig, overrides, origin, labels, limits);
   if ('results' in read) throw new InputError(summarize(read.results.map(suggestSetting)));
   return read.config;
 }
 
 /** `configFrom` for settings already located (and checked) by the caller. */
-export function configFromLocated(located: LocatedSettings, overrides: RawSettings, origin: string, labels: Record<string, string>): Config {
-  const read = readLocatedConfig(located, overrides, origin, labels);
+export function configFromLocated(located: LocatedSettings, overrides: RawSettings, origin: string, labels: Record<string, string>, limits: ReadLimits = {}): Config {
+  const read = readLocatedConfig(located, overrides, origin, labels, limits);
   if ('results' in read) throw new InputError(summarize(read.results.map(suggestSetting)));
   return read.config;
 }
@@ -128,6 +131,16 @@ export function withOperatorLimits(config: Config, io: Io): Config {
     ...(maxKeyWork === undefined ? {} : { maxKeyWork }),
     ...(maxPreviewRows === undefined ? {} : { maxPreviewRows }),
   };
+}
+
+/**
+ * What reading settings may cost (ROLLSTAMP_MAX_KINDS, ROLLSTAMP_MAX_KIND_PATHS; the core's defaults when
+ * unset), and the run's deadline if it has one (#33).
+ */
+export function readLimits(io: Io, deadline?: Deadline): ReadLimits {
+  const maxKinds = positiveWholeEnv(io, MAX_KINDS_ENV, 'entries');
+  const maxKindPaths = positiveWholeEnv(io, MAX_KIND_PATHS_ENV, 'paths');
+  return { ...(maxKinds !== undefined ? { maxKinds } : {}), ...(maxKindPaths !== undefined ? { maxKindPaths } : {}), ...(deadline ? { deadline } : {}) };
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

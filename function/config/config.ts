@@ -1,13 +1,14 @@
 // Config stage: functionConfig (RollstampConfig `spec`, or ConfigMap `data`) → validated settings.
-// The schema in schemas/ is checked (schema-validator.ts); then semantic rules (the selector grammar). Each
-// problem is one INVALID_CONFIG result naming `spec.field` or `data.field`.
+// The operator's limits are checked first (kinds.ts), then the schema in schemas/ (schema-validator.ts), then
+// semantic rules (the selector grammar, declared kinds). Each problem is one INVALID_CONFIG result naming
+// `spec.field` or `data.field`.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { CONFIG_API_VERSION, CONFIG_KIND, DEFAULT_NAMESPACE, HASH_ANNOTATION } from '../model/constants.ts';
+import { CONFIG_API_VERSION, CONFIG_KIND, CONTROL_ANNOTATIONS, DEFAULT_NAMESPACE, HASH_ANNOTATION, ORCHESTRATOR_PREFIXES } from '../model/constants.ts';
 import { errorResult, type Result } from '../model/results.ts';
-import { readKinds } from './kinds.ts';
+import { kindLimitProblems, readKinds } from './kinds.ts';
 import { parseSelector } from './selector.ts';
 import { compileSchema } from './schema-validator.ts';
-import type { Config, LiveMode, OnMissing, Selector } from '../model/config.ts';
+import type { Config, LiveMode, OnMissing, ReadLimits, Selector } from '../model/config.ts';
 
 export const DEFAULT_CONFIG: Config = {
   targets: 'opted-in',
@@ -33,16 +34,18 @@ let validateSchema: ValidateFunction | undefined;
  * - `overrides` (CLI flags) win over the object's settings and are reported under `flag --name`.
  * - `origin` (a file name) prefixes messages about the object's own settings.
  * - `overrideLabels` names where an override came from (default `flag --name`).
+ * - `limits`: the operator's bounds on what the settings may declare, and the run's deadline (ReadLimits).
  */
 export function readConfig(
   functionConfig: unknown,
   overrides: RawSettings = {},
   origin = '',
   overrideLabels: Readonly<Record<string, string>> = {},
+  limits: ReadLimits = {},
 ): { config: Config } | { results: Result[] } {
   const located = locateSettings(functionConfig);
   if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${origin === '' ? '' : `${origin}: `}${located.error}`)] };
-  return readLocatedConfig(located, overrides, origin, overrideLabels);
+  return readLocatedConfig(located, overrides, origin, overrideLabels, limits);
 }
 
 /** `readConfig` for settings already located by `locateSettings` (the caller checked those very settings). */
@@ -51,15 +54,20 @@ export function readLocatedConfig(
   overrides: RawSettings = {},
   origin = '',
   overrideLabels: Readonly<Record<string, string>> = {},
+  limits: ReadLimits = {},
 ): { config: Config } | { results: Result[] } {
   const from = origin === '' ? '' : `${origin}: `;
   const settings: RawSettings = { ...located.settings, ...overrides };
+  const where = (field: string): string =>
+    Object.hasOwn(overrides, field) ? (overrideLabels[field] ?? `flag --${kebab(field)}`) : `${from}${located.prefix}.${field}`;
+  // Bounded before the schema reads them: 20,000 entries are refused for the cost of counting them (#33).
+  const kindsFrom = Object.hasOwn(overrides, 'kinds') ? 'override' : located.prefix;
+  const refused = [...stringOnlyKinds(settings.kinds, kindsFrom, where('kinds')), ...kindLimitProblems(settings.kinds, where('kinds'), limits)];
+  if (refused.length > 0) return { results: refused };
   // No settings: the schema has nothing to check, so it is not compiled (compiling is most of a small run's set-up).
   const validate = Object.keys(settings).length === 0 ? undefined : (validateSchema ??= compileSchema());
   const ok = validate === undefined || validate({ apiVersion: CONFIG_API_VERSION, kind: CONFIG_KIND, spec: settings });
   const results: Result[] = [];
-  const where = (field: string): string =>
-    Object.hasOwn(overrides, field) ? (overrideLabels[field] ?? `flag --${kebab(field)}`) : `${from}${located.prefix}.${field}`;
   if (!ok) {
     for (const e of validate?.errors ?? []) results.push(errorResult('INVALID_CONFIG', schemaMessage(e, where)));
   }
@@ -69,9 +77,15 @@ export function readLocatedConfig(
     if ('error' in parsed) results.push(errorResult('INVALID_CONFIG', `${where('selector')}: invalid label selector: ${parsed.error}`));
     else selector = parsed.selector;
   }
+  // A stamp written under a key rollstamp or the orchestrator reads would change what the next run reads
+  // (opt-out, extra dependencies, local-config): rollstamp would refuse or drop its own output (#33).
+  const key = settings.annotationKey;
+  if (ok && typeof key === 'string' && (CONTROL_ANNOTATIONS.includes(key) || ORCHESTRATOR_PREFIXES.some((p) => key.startsWith(p)))) {
+    results.push(errorResult('INVALID_CONFIG', `${where('annotationKey')}: ${key} is read by ${key.startsWith('rollstamp.dev/') ? 'rollstamp' : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`));
+  }
   let kinds: Config['kinds'];
   if (ok && Array.isArray(settings.kinds) && settings.kinds.length > 0) {
-    const read = readKinds(settings.kinds as Parameters<typeof readKinds>[0], where('kinds'));
+    const read = readKinds(settings.kinds as Parameters<typeof readKinds>[0], where('kinds'), limits.deadline);
     if ('results' in read) results.push(...read.results);
     else kinds = read.rows;
   }
@@ -145,15 +159,34 @@ function schemaMessage(e: ErrorObject, whereSetting: (field: string) => string):
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ');
     return `${where(field)}: must be one of ${allowed}`;
   }
-  if (e.keyword === 'type') return `${where(field)}: must be a ${String((e.params as { type: string }).type)}`;
-  if (e.keyword === 'pattern') return `${where(field)}: ${patternHint(field)}`;
+  if (e.keyword === 'type') return `${where(field)}: must be ${TYPE_NAMES[String((e.params as { type: string }).type)] ?? 'of another type'}`;
+  if (e.keyword === 'pattern') return `${where(field)}: ${patternHint(field, inner)}`;
+  if (e.keyword === 'maxLength') return `${where(field)}: must be at most ${String((e.params as { limit: number }).limit)} characters`;
   return `${where(field)}: ${e.message ?? 'invalid'}`;
 }
 
-function patternHint(field: string): string {
+/** A JSON Schema type as a YAML user names it. */
+const TYPE_NAMES: Readonly<Record<string, string>> = { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'a boolean', array: 'a list', object: 'a map' };
+
+function patternHint(field: string, inner: readonly string[]): string {
   if (field === 'annotationKey') return 'must be a Kubernetes annotation key such as rollstamp.dev/hash';
   if (field === 'defaultNamespace') return 'must be a namespace name (lowercase DNS label)';
+  if (field === 'kinds' && inner.length > 0) return `must be a dot path of at most ${MAX_PATH_KEYS} field names (each a letter, then letters, digits, - or _), such as spec.template.spec`;
   return 'has an invalid form';
+}
+
+/** How many keys a declared path may have: the schema's bound (its pattern), said by the message above. */
+const MAX_PATH_KEYS = 16;
+
+/**
+ * `kinds` is a list of maps: given as a string — in a ConfigMap's `data` (what `kpt fn eval -- key=value`
+ * sends), or from a source that does not read the string as YAML — it is refused saying where kinds are
+ * declared (#33; was "must be a array"). Argo CD's parameter and plugin env arrive already read as a list.
+ */
+function stringOnlyKinds(kinds: unknown, from: 'data' | 'override' | 'spec', at: string): Result[] {
+  if (typeof kinds !== 'string' || from === 'spec') return [];
+  const holder = from === 'data' ? "a ConfigMap's data holds" : 'this setting holds';
+  return [errorResult('INVALID_CONFIG', `${at}: a kind is a map and ${holder} only strings; declare kinds under spec.kinds of a RollstampConfig (.rollstamp.yaml, a --config file or the functionConfig)`)];
 }
 
 const kebab = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -8,9 +8,6 @@ import type { SourceEntries } from '../model/object.ts';
 import { byteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 
-/** Default of Config.maxKeyWork (ROLLSTAMP_MAX_KEY_WORK). */
-export const DEFAULT_MAX_KEY_WORK = 500_000;
-
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
 export class KeyBudgetSpent extends Error {
   constructor(readonly limit: number) {
@@ -40,13 +37,13 @@ export class SharedDigests {
   private readonly perKey = new Map<string, string>();
   /** Sources (by signaturePrefix) with a selection digested already. */
   private readonly digested = new Set<string>();
-  private spent = 0;
-
   constructor(
     private readonly hasher: Hasher,
     private readonly limit: number,
     private readonly detail: boolean,
     private readonly keyDigests: boolean,
+    /** What the run spent of `limit` before hashing (planning's declared paths, #33). */
+    private spent = 0,
   ) {}
 
   /** The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows. */

@@ -6,6 +6,7 @@ import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
 import { kagent1xPassThrough } from './kagent1x-versions.ts';
 import { workloads } from './workloads.ts';
+export { declaredPathWork } from './workloads.ts';
 export { declaredKindProblems } from './declared-kinds.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';

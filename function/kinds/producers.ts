@@ -180,7 +180,12 @@ const BY_GROUP_KIND = new Map(PRODUCERS.map((p) => [`${p.group}/${p.kind}`, p]))
 
 /** The producer row of an object, if it is one. */
 export function producerKindOf(obj: KObject): ProducerKind | undefined {
-  return BY_GROUP_KIND.get(`${obj.group}/${obj.kind}`);
+  return producerKind(obj.group, obj.kind);
+}
+
+/** The producer row of a group and kind (any version), if there is one. */
+export function producerKind(group: string, kind: string): ProducerKind | undefined {
+  return BY_GROUP_KIND.get(`${group}/${kind}`);
 }
 
 /**

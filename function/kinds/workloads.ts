@@ -32,7 +32,24 @@ export const builtInRow = (group: string, kind: string): WorkloadRow | undefined
 export function workloadRowOf(obj: KObject, config: Config): WorkloadRow | undefined {
   const builtIn = builtInRow(obj.group, obj.kind);
   if (builtIn) return readsVersion(builtIn, obj.apiVersion) ? builtIn : undefined;
-  return config.kinds?.find((r) => r.group === obj.group && r.kind === obj.kind && readsVersion(r, obj.apiVersion));
+  if (!config.kinds) return undefined;
+  return declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
+}
+
+const DECLARED = new WeakMap<readonly WorkloadRow[], Map<string, WorkloadRow[]>>();
+
+/** Declared rows by `group/kind`, in order, built once per config: each object finds its row by key (#33). */
+function declaredByKind(rows: readonly WorkloadRow[]): Map<string, WorkloadRow[]> {
+  let byKind = DECLARED.get(rows);
+  if (!byKind) {
+    byKind = new Map();
+    for (const row of rows) {
+      const key = `${row.group}/${row.kind}`;
+      byKind.set(key, [...(byKind.get(key) ?? []), row]);
+    }
+    DECLARED.set(rows, byKind);
+  }
+  return byKind;
 }
 
 export const workloads: TargetKind = {
@@ -49,6 +66,16 @@ export const workloads: TargetKind = {
     return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
   },
 };
+
+/**
+ * What reading one object of a declared row costs against the run's work budget (Config.maxKeyWork): one per
+ * path it declares. A built-in row costs nothing: its paths are few and fixed, so its work is linear in the
+ * input; a declared row's are the repository's choice (#33).
+ */
+export function declaredPathWork(row: WorkloadRow): number {
+  if (row.declaredAt === undefined) return 0;
+  return row.podSpecs.length + (row.secretNames?.length ?? 0) + (row.configMapNames?.length ?? 0);
+}
 
 /** Every reference the row's fields hold in the object, in the row's order. */
 function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[] {

@@ -1,4 +1,6 @@
-// Model: validated settings (what config/ produces and every stage reads) and the label selector they hold.
+// Model: validated settings (what config/ produces and every stage reads), the label selector they hold, and
+// the operator's limits on what settings may declare.
+import type { Deadline } from './deadline.ts';
 import type { WorkloadRow } from './workload-row.ts';
 
 export type Requirement =
@@ -45,7 +47,8 @@ export interface Config {
   /**
    * Most keys one run may hash or report after sharing (a selection of a source is digested once for all
    * targets; distinct selections and per-target report rows count, #21). Operator-only: the plugin sets it
-   * from ROLLSTAMP_MAX_KEY_WORK. Default: DEFAULT_MAX_KEY_WORK (hash/shared-digests.ts).
+   * from ROLLSTAMP_MAX_KEY_WORK. Each path of a declared kind read in an object counts as one key (#33).
+   * Default: DEFAULT_MAX_KEY_WORK.
    */
   maxKeyWork?: number;
   /**
@@ -60,3 +63,23 @@ export interface Config {
 
 /** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
 export type LiveMode = 'never' | 'missing' | 'always';
+
+/** Default of Config.maxKeyWork (ROLLSTAMP_MAX_KEY_WORK). */
+export const DEFAULT_MAX_KEY_WORK = 500_000;
+/** Default of ReadLimits.maxKinds (ROLLSTAMP_MAX_KINDS). */
+export const DEFAULT_MAX_KINDS = 100;
+/** Default of ReadLimits.maxKindPaths (ROLLSTAMP_MAX_KIND_PATHS). */
+export const DEFAULT_MAX_KIND_PATHS = 32;
+
+/**
+ * What reading settings may cost, set by the operator (never by the settings read, #33).
+ * - `maxKinds`: most `spec.kinds` entries. Default: DEFAULT_MAX_KINDS.
+ * - `maxKindPaths`: most paths one entry lists (`podSpecPaths`, `secretNamePaths` and `configMapNamePaths`
+ *   together). Default: DEFAULT_MAX_KIND_PATHS.
+ * - `deadline`: the run's, checked while the entries are read. Default: none.
+ */
+export interface ReadLimits {
+  maxKinds?: number;
+  maxKindPaths?: number;
+  deadline?: Deadline;
+}

@@ -16,6 +16,11 @@ export const EXTRA_CONFIGMAPS_ANNOTATION = 'rollstamp.dev/configmaps';
 /** On a Secret or ConfigMap: "true" means it never contributes to any hash. */
 export const IGNORE_ANNOTATION = 'rollstamp.dev/ignore';
 
+/** Annotations rollstamp reads as settings of an object: a stamp must never be written under one of them (#33). */
+export const CONTROL_ANNOTATIONS: readonly string[] = [ENABLED_ANNOTATION, EXTRA_SECRETS_ANNOTATION, EXTRA_CONFIGMAPS_ANNOTATION, IGNORE_ANNOTATION];
+/** Prefixes of the orchestrators' own annotations (kpt, kustomize), which pass through untouched. */
+export const ORCHESTRATOR_PREFIXES: readonly string[] = ['config.kubernetes.io/', 'internal.config.kubernetes.io/', 'kustomize.config.k8s.io/'];
+
 /** Items marked local-config are orchestrator inputs (kpt fn-config, Kptfile), never objects to apply. */
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
 /** File position annotations an orchestrator sets on each item; read for results, never changed. */

@@ -66,4 +66,6 @@ export interface Plan {
   selectable: number;
   /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
   kagent1x?: KObject[];
+  /** What planning spent of Config.maxKeyWork: the paths of declared kinds read in each object (#33). */
+  workSpent: number;
 }

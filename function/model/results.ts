@@ -1,6 +1,6 @@
 // Results as data (KRM functions spec v1): every stage reports bad input here instead of throwing.
 // No constructor takes a value, so a Secret's bytes cannot reach a message.
-import { hasUnprintable, printable, printableData } from './printable.ts';
+import { hasUnprintable, printable, printableData, shownName } from './printable.ts';
 
 /** The closed set of result codes. Tests and users match on these. */
 export type ResultCode =
@@ -117,6 +117,18 @@ export const hasErrors = (results: readonly Result[]): boolean => results.some((
 export function resourceId(ref: ResourceRef | undefined): string {
   if (!ref) return '';
   return [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((p) => p !== undefined && p !== '').join('/');
+}
+
+/**
+ * `resourceId` with each part (API group and version, kind, namespace, name) shown by `shownName`: for text
+ * and Markdown tables, where a `/` or a look-alike inside a name must not pass for another object (#33).
+ */
+export function shownResourceId(ref: ResourceRef): string {
+  const slash = ref.apiVersion.indexOf('/'); // group/version; the core group's is the version alone
+  const version = slash < 0 ? shownName(ref.apiVersion) : `${shownName(ref.apiVersion.slice(0, slash))}/${shownName(ref.apiVersion.slice(slash + 1))}`;
+  return [version, shownName(ref.kind), ref.namespace === undefined || ref.namespace === '' ? undefined : shownName(ref.namespace), shownName(ref.name)]
+    .filter((p) => p !== undefined && p !== '')
+    .join('/');
 }
 
 /** Text taken from input as one printable line: control, format and separator characters as `\uXXXX` (printable). */

@@ -6,7 +6,7 @@
 // trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
 // whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
-import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
+import { declaredKindProblems, declaredPathWork, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
@@ -15,11 +15,11 @@ import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
-import type { Config } from '../model/config.ts';
+import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, UnitPlan, Plan, PlannedTarget } from '../model/plan.ts';
-import type { Result } from '../model/results.ts';
+import { errorResult, type Result } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
 /** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
@@ -49,6 +49,9 @@ export class Planner {
   /** Once-per-run pass-through notes given so far (see selectTarget). */
   private readonly notesGiven = new Set<string>();
   private count = 0;
+  /** Spent of config.maxKeyWork by declared paths; past it, nothing more is selected (the run has failed). */
+  private workSpent = 0;
+  private overBudget = false;
 
   constructor(
     private readonly config: Config,
@@ -73,9 +76,10 @@ export class Planner {
       if (isKagent1x(obj)) this.kagent1x.push(obj);
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
       if (candidate) this.candidates.push(obj);
+      if (this.overBudget) continue;
       const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
-      if (!target) continue;
+      if (!target || !this.spend(target)) continue;
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
       this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
@@ -92,8 +96,24 @@ export class Planner {
       return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
     });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, units, results, kagent1x, selectable } = this;
-    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x };
+    const { config, index, units, results, kagent1x, selectable, workSpent } = this;
+    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent };
+  }
+
+  /**
+   * Charges a target's declared paths to the run's work budget (#33): one entry listing 100,000 paths over
+   * 10,000 objects must end with one line naming the limit, not at the deadline. False once it is spent.
+   */
+  private spend(target: Target): boolean {
+    const cost = target.row ? declaredPathWork(target.row) : 0;
+    if (cost === 0) return true;
+    const limit = this.config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK;
+    this.workSpent += cost;
+    if (this.workSpent <= limit) return true;
+    this.overBudget = true;
+    const message = `more than ${limit} keys and declared paths to read: each path of ${target.row!.declaredAt} (${cost}) counts once in every object it is read in; the limit is ROLLSTAMP_MAX_KEY_WORK`;
+    this.results.push(errorResult('TOO_MUCH_KEY_WORK', message, target.obj.subject));
+    return false;
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */

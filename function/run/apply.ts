@@ -3,7 +3,7 @@
 // `apply` resolves, hashes and stamps from the plan alone. The runs (stream-run.ts, list-run.ts) drive both.
 import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { makeHasher } from '../hash/scheme.ts';
-import { DEFAULT_MAX_KEY_WORK, KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
+import { KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
 import { hashTarget, type HashContext } from '../hash/targets.ts';
 import { Planner } from '../plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
@@ -11,7 +11,7 @@ import { writeStamp } from '../write/stamp.ts';
 import { previewKagent1x } from '../hash/kagent1x-secret-hash.ts';
 import { planStampEdit } from '../write/text-edit.ts';
 import { fillEdit, type TextEdit } from '../model/target.ts';
-import type { Config } from '../model/config.ts';
+import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { FetchedSources } from '../model/dependencies.ts';
 import type { Item } from '../model/object.ts';
@@ -89,7 +89,8 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     results,
     cache: new Map(),
     hasher,
-    shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true),
+    // One budget for the run: hashing goes on from what planning spent on declared paths (#33).
+    shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true, planned.workSpent),
     config,
     unitPlans: planned.units,
     unitHashes: new Map(),

@@ -4,7 +4,7 @@
 import { apply, startPlan } from './apply.ts';
 import { failedOutcome, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
 import { readConfig } from '../config/config.ts';
-import type { Config } from '../model/config.ts';
+import type { Config, ReadLimits } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { findUnsafeNode, toPlain } from '../model/nodes.ts';
 import type { Plan } from '../model/plan.ts';
@@ -23,6 +23,8 @@ export interface ListRunOptions {
   maxKeyWork?: number;
   /** The run's deadline, for the loop over items. Default: none. */
   deadline?: Deadline;
+  /** The operator's bounds on the functionConfig's `spec.kinds` (#33). Default: the core's. */
+  limits?: ReadLimits;
 }
 
 /**
@@ -103,13 +105,13 @@ function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?
 }
 
 /** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
-function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork }: ListRunOptions): { config: Config } | { refused: Refusal } {
+function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits, deadline }: ListRunOptions): { config: Config } | { refused: Refusal } {
   let plain: unknown;
   if (functionConfig !== null && functionConfig !== undefined) {
     if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
     plain = toPlain(functionConfig);
   }
-  const read = readConfig(plain, {}, 'functionConfig');
+  const read = readConfig(plain, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
   if ('results' in read) return { refused: { results: read.results } };
   return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) } };
 }

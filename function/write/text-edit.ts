@@ -5,6 +5,7 @@ import { ENV_STAMP_NAME } from '../model/constants.ts';
 import { blockIndent, child, childIn, isSeqNode, childPair, flowStart, hasDoubleQuotedKeys, isMapNode, isNullish, keyOffset, leadingCommentOffset, nodeRange, scalarRange, type MapNode, type PairNode, type ScalarNode, type SeqNode } from '../model/nodes.ts';
 import type { EditPlan, EditWindow, StampSite } from '../model/target.ts';
 import { isOnlyNameAndValue, stampEntry } from '../model/stamp-site.ts';
+import { resolveYaml11 } from './yaml11.ts';
 
 /**
  * The edit that writes the stamp at `site` below `root`, planned from the tree as read (source positions) before
@@ -160,7 +161,11 @@ function childStep(map: MapNode, indent: number): number {
   return 2;
 }
 
-/** A plain key when it is safe to write one unquoted, else a double-quoted one. */
+/**
+ * A plain key when it reads back as the same string in YAML 1.2 and in YAML 1.1 (Kubernetes' reader), else a
+ * double-quoted one: a plain `true:`, `null:`, `123:` or `on:` is a boolean, null or number key, and the stamp
+ * written under it would not be found there by the next run (#33).
+ */
 function yamlKey(key: string): string {
-  return /^[A-Za-z0-9][-A-Za-z0-9_./]*$/.test(key) ? key : JSON.stringify(key);
+  return /^[A-Za-z0-9][-A-Za-z0-9_./]*$/.test(key) && resolveYaml11(key).type === 'str' ? key : JSON.stringify(key);
 }

@@ -3,15 +3,15 @@
 // untrusted input: only the settings in APP_SETTINGS pass, and an operator-only one is refused by name.
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError, UsageError } from '../errors.ts';
+import { DeadlineError, InputError, UsageError } from '../errors.ts';
 import type { Io } from '../io.ts';
 import { closest } from '../flags.ts';
 import { checkLink } from '../link-check.ts';
 import { LIVE_ENV } from '../live-sources.ts';
-import { configFromLocated, maxInputBytes, parseConfigText } from '../settings.ts';
+import { configFromLocated, maxInputBytes, parseConfigText, readLimits } from '../settings.ts';
 import { repoRoot } from './repo-root.ts';
 import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings-table.ts';
-import { type Config, locateSettings, type RawSettings } from '../../function/index.ts';
+import { type Config, type Deadline, locateSettings, type RawSettings } from '../../function/index.ts';
 import { runEnv } from '../run-settings.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
@@ -44,7 +44,7 @@ export interface AppConfig {
  * - `.rollstamp.yaml` is read only as a regular file inside the repository, within the input limit; one that
  *   is ambiguous (both spellings of the file, `spec` and `data`, another kind, settings not a map) is refused.
  */
-export async function readAppSettings(io: Io): Promise<AppConfig> {
+export async function readAppSettings(io: Io, deadline?: Deadline): Promise<AppConfig> {
   const file = await readSettingsFile(io);
   const located = locateSettings(file?.object);
   if ('error' in located) throw new UsageError(`${file?.name ?? 'settings'}: ${located.error}`);
@@ -86,7 +86,8 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
   }
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
-  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels));
+  deadline?.check('reading .rollstamp.yaml');
+  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels, readLimits(io, deadline)));
   return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
 }
 
@@ -106,12 +107,12 @@ function declaredKinds(value: string | readonly string[], where: string): unknow
   return typeof value === 'string' ? read(value) : value.map(read);
 }
 
-/** A setting's value the config refuses is a bad setting (exit 2), as a bad flag value is for `stamp`. */
+/** A setting's value the config refuses is a bad setting (exit 2), as a bad flag value is for `stamp`; a passed deadline stays exit 1. */
 function asUsageError<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof InputError) throw new UsageError(err.message);
+    if (err instanceof InputError && !(err instanceof DeadlineError)) throw new UsageError(err.message);
     throw err;
   }
 }

@@ -10,7 +10,7 @@ import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
 import { documentPlace } from '../document-place.ts';
-import { formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { ESCAPED_NAME_NOTE, formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, shownLabel, shownName, shownResourceId, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -71,16 +71,19 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   const previewed = (kagent1x?.agents.length ?? 0) + (kagent1x?.modelConfigs.length ?? 0) > 0;
   if (targets.length === 0 && broken) lines.push('No report: the input has errors (listed below).');
   else if (targets.length === 0 && !previewed) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
+  // Names and keys as Kubernetes spells them, else \uXXXX; why is said once when any is shown so (#33).
+  const show = new Shown();
   for (const t of targets) {
     const file = documentPlace(t.file);
-    lines.push(`${resourceId(t.resourceRef)}${file}`);
+    lines.push(`${show.as(shownResourceId, t.resourceRef, resourceId(t.resourceRef))}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
     // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
     if (t.rollout) lines.push(`  rolls: ${t.rollout.how} (${t.rollout.why})`);
     if (t.sources.length === 0) lines.push('  uses no Secret or ConfigMap');
-    for (const s of t.sources) pushAll(lines, renderSource(s));
+    for (const s of t.sources) pushAll(lines, renderSource(s, show));
   }
+  if (show.otherwise) lines.push('', ESCAPED_NAME_NOTE);
   // Appended line by line: a long report spread into push() overflows the stack (#33).
   if (kagent1x) pushAll(lines, renderKagent1xText(kagent1x));
   const notes = results.filter((r) => r.severity !== 'info' || r.tags.code !== 'STAMPED');
@@ -94,18 +97,33 @@ function pushAll(lines: string[], more: readonly string[]): void {
   for (const line of more) lines.push(line);
 }
 
-function renderSource(s: SourceReport, indent = '  '): string[] {
-  const keys = s.keys.map((k) => (k.present ? k.key : `${k.key} (absent)`));
-  const from = s.producedBy && s.from === 'producer' ? `producer: ${s.producedBy}` : s.producedBy ? `${s.from}, sops` : s.from;
+/** Names shown by shownName (or a label by shownLabel), remembering whether any was shown otherwise than written. */
+class Shown {
+  otherwise = false;
+
+  as<T>(show: (value: T) => string, value: T, written: string): string {
+    const shown = show(value);
+    if (shown !== written) this.otherwise = true;
+    return shown;
+  }
+
+  name(name: string): string {
+    return this.as(shownName, name, name);
+  }
+}
+
+function renderSource(s: SourceReport, show: Shown, indent = '  '): string[] {
+  const keys = s.keys.map((k) => (k.present ? show.name(k.key) : `${show.name(k.key)} (absent)`));
+  const from = s.producedBy && s.from === 'producer' ? `producer: ${show.as(shownLabel, s.producedBy, s.producedBy)}` : s.producedBy ? `${s.from}, sops` : s.from;
   const flags = [from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
-  const lines = [`${indent}${s.cls} ${s.namespace}/${s.name}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
+  const lines = [`${indent}${s.cls} ${show.name(s.namespace)}/${show.name(s.name)}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
   if (s.cls === 'Secret' || s.cls === 'ConfigMap') {
     const none = s.from === 'producer' ? ' (as the producer makes them)' : ' (none)';
     lines.push(`${indent}  ${s.whole ? `all keys${keys.length ? `: ${keys.join(', ')}` : none}` : `keys: ${keys.join(', ')}`}`);
   }
   lines.push(...s.fields.map((f) => `${indent}  via ${f}`));
   // A ModelConfig is hashed as a unit: show what it is made of.
-  for (const inner of s.sources ?? []) lines.push(...renderSource(inner, `${indent}    `));
+  for (const inner of s.sources ?? []) lines.push(...renderSource(inner, show, `${indent}    `));
   return lines;
 }
 

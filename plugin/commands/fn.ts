@@ -6,7 +6,7 @@ import { readLiveSources } from '../live-sources.ts';
 import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, suggestSetting, summarize } from '../settings.ts';
+import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, readLimits, suggestSetting, summarize } from '../settings.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
 import { runEnv } from '../run-settings.ts';
 
@@ -39,7 +39,8 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   }
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
   const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
-  const run = startListRun(text, { reader: readerSetting(io), ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
+  const limits = readLimits(io);
+  const run = startListRun(text, { reader: readerSetting(io), limits, ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
   // A mistyped functionConfig key (`kpt fn eval -- onMising=warn`) gets the setting it is near, as --config does.
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results.map(suggestSetting)));
   const hashKey = await loadHashKey(run.config, io);

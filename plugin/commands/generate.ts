@@ -2,6 +2,7 @@
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
 import { RollstampError, UsageError, InputError } from '../errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
@@ -12,7 +13,7 @@ import { liveSettingsForGenerate } from '../live-sources.ts';
 import { RunDeadline } from '../run-deadline.ts';
 import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
-import { hasErrors, toKubernetesJson } from '../../function/index.ts';
+import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
@@ -24,7 +25,16 @@ const mebibytes = (name: string): string => `${Number(def(name)) / 1024 / 1024} 
 /** The values of a setting other than its default (`missing|always`). */
 const other = (name: string): string => (setting(name).values ?? []).filter((v) => v !== setting(name).default).join('|');
 
-export const GENERATE_HELP = `Usage: rollstamp generate
+/** `generate`'s own flags (Argo CD runs it without any). */
+export const GENERATE_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'render-only',
+    type: 'boolean',
+    help: 'print the render unstamped, after the same checks (two revisions\nof a pull request for rollstamp diff; action.yml)',
+  },
+];
+
+export const GENERATE_HELP = `Usage: rollstamp generate [--render-only]
 
 The Argo CD config management plugin command (see argocd/plugin.yaml and argocd/README.md). Run in the
 Application's directory, it renders it — kustomize when a kustomization file exists (\`kustomize build\`, else
@@ -52,18 +62,28 @@ ${env('live')}=${other('live')} (read Secrets and ConfigMaps from the cluster, i
 ${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, else the in-cluster token),
 ${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
 ${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
-(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('maxPreviewRows')} (kagent 1.x preview rows
-per run of explain and diff, ${def('maxPreviewRows')}), ${env('reader')}=${other('reader')} (read every input with the
-yaml library: an escape hatch).
+(keys hashed or reported per run after sharing, and paths of declared kinds read, ${def('maxKeyWork')}), ${env('maxKinds')}
+(spec.kinds entries, ${def('maxKinds')}), ${env('maxKindPaths')} (paths per declared kind, ${def('maxKindPaths')}), ${env('maxPreviewRows')}
+(kagent 1.x preview rows per run of explain and diff, ${def('maxPreviewRows')}), ${env('reader')}=${other('reader')} (read every
+input with the yaml library: an escape hatch).
+
+With --render-only it prints what it would stamp: the renderer's output (a directory's files joined), after
+the same checks — no symlink out of the repository, no \`..\` escape, no helm home or plugin the repository
+chose, no path of the machine in an error — and nothing else: no stamp, no live read, no hash key. A CI job
+renders an untrusted pull request this way (action.yml, from a copy of each revision without .git).
+
+Flags:
+${flagsHelp(GENERATE_FLAGS)}
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
 export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
-  if (args.length > 0) throw new UsageError(`generate takes no arguments (got ${args[0]}); it renders the current directory`);
+  const { values, positionals } = parseFlags(args, GENERATE_FLAGS, 'generate');
+  if (positionals.length > 0) throw new UsageError(`generate takes no arguments (got ${positionals[0]}); it renders the current directory`);
   // The run's one deadline: the renderer, the live reads and the core are all handed this object.
   const deadline = RunDeadline.fromEnv(io);
   try {
-    return await generate(io, deadline);
+    return await generate(io, deadline, values['render-only'] === true);
   } catch (err) {
     // No message shows where things are on the sidecar: paths in the repository are relative to it, the
     // others are replaced (#21). Operator settings such as ROLLSTAMP_HASH_KEY_FILE are named by variable.
@@ -72,14 +92,20 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   }
 }
 
-async function generate(io: Io, deadline: RunDeadline): Promise<number> {
-  const { config, output, settingsBytes } = await readAppSettings(io);
+async function generate(io: Io, deadline: RunDeadline, renderOnly: boolean): Promise<number> {
+  const { config, output, settingsBytes } = await readAppSettings(io, deadline);
+  deadline.check('reading settings');
   // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
   const limit = maxInputBytes(io) - settingsBytes;
   if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit, deadline);
   deadline.check(`rendering ${renderer}`);
+  if (renderOnly) {
+    // Written as rendered (#33): `rollstamp diff` reads it; an empty render is shown as such.
+    await io.writeStdout(joinStreams(files.map((f) => f.text)));
+    return 0;
+  }
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
   const live = { ...liveSettingsForGenerate(io), deadline };

@@ -4,16 +4,19 @@
 // action's checkout at GITHUB_ACTION_PATH as a release tag has it (the repository's files and dist/, no
 // node_modules) — against the GitHub API stub. A run installs nothing (#38): with npm, npx, yarn, pnpm,
 // corepack, curl and wget replaced by stubs that record a call, and in a network namespace of its own.
+// Tried as an attacker who controls the pull request or may comment on it (#33): a chart's symlinks into the
+// checkout's .git or out of the tree, a comment that starts with the marker, a report too long for a comment.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
+import { obtainHelm } from '../support/helm.ts';
 import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { replaceIn, runSteps, type Step, twoRevisions } from './util-ci-runner.ts';
-import { type ForgeStub, startForgeStub } from './util-forge-stub.ts';
+import { git, replaceIn, runSteps, type Step, twoRevisions } from './util-ci-runner.ts';
+import { type ForgeStub, type ForgeStubOptions, startForgeStub, type StubComment } from './util-forge-stub.ts';
 
 interface Action {
   inputs: Record<string, { default?: string }>;
@@ -25,6 +28,8 @@ const ACTION_TEXT = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const ACTION = parse(ACTION_TEXT) as Action;
 const RECIPE = parse(readFileSync(join(ROOT, 'docs/ci/github-actions.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
 const kubectlTest = testNeeding('kubectl');
+const helm = obtainHelm();
+const helmTest = testNeedingTool('helm', helm);
 function stepNamed(steps: Step[], name: string): Step {
   const step = steps.find((s) => s.name === name);
   if (!step) throw new Error(`no step ${name}`);
@@ -76,13 +81,13 @@ async function runAction(repo: string, base: string, inputs: Record<string, stri
     context[`inputs.${name}`] = inputs[name] ?? String(spec.default ?? '').replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, e: string) => github[e as keyof typeof github] ?? `unknown ${e}`);
   }
   const runnerTemp = tempDir('action-runner');
-  const path = [options.pathFirst, process.env.PATH].filter((p) => p !== undefined).join(':');
-  const env = { PATH: path, HOME: runnerTemp, RUNNER_TEMP: runnerTemp, GITHUB_ACTION_PATH: actionPath, GITHUB_API_URL: stub.url, GITHUB_REPOSITORY: 'example/shop' };
+  const path = [options.pathFirst, helm.ok ? dirname(helm.path) : undefined, process.env.PATH].filter((p) => p !== undefined).join(':');
+  const env = { PATH: path, HOME: runnerTemp, RUNNER_TEMP: runnerTemp, GITHUB_ACTION_PATH: actionPath, GITHUB_API_URL: stub.url, GITHUB_REPOSITORY: 'example/shop', GITHUB_RUN_ID: '4242' };
   return runSteps(ACTION.runs.steps, repo, env, context, [], options.wrap ?? []);
 }
 
-async function withStub<T>(body: (stub: ForgeStub) => Promise<T>): Promise<T> {
-  const stub = await startForgeStub({ token: 'test-token' });
+async function withStub<T>(body: (stub: ForgeStub) => Promise<T>, options: Partial<ForgeStubOptions> = {}): Promise<T> {
+  const stub = await startForgeStub({ token: 'test-token', ...options });
   try {
     return await body(stub);
   } finally {
@@ -206,6 +211,135 @@ test('a ref without dist/ with rollstamp-url and rollstamp-sha256: the package i
     const bad = await runAction(dir, 'unused', { ...inputs, 'rollstamp-sha256': '0'.repeat(64) }, stub, { actionPath });
     assert.is(bad.code, 1);
     assert.match(bad.stdout + bad.stderr, /FAILED/);
+  });
+});
+
+const MARKER = '<!-- rollstamp-diff -->';
+/** A token-shaped value planted in the test repository's .git/config, as actions/checkout keeps its token there. */
+const TOKEN_CANARY = 'ghs_CANARYtoken0123456789abcdefABCDEF';
+
+/** Every channel the action writes: its stdout and stderr, the job summary, its outputs, the comments. */
+function channels(r: Awaited<ReturnType<typeof runAction>>, stub: ForgeStub): string {
+  const outputs = [...r.outputs.values()].flatMap((m) => [...m.values()]);
+  return [r.stdout, r.stderr, r.summary, ...outputs, ...stub.comments.map((c) => c.body)].join('\n');
+}
+
+/**
+ * The Helm example at deploy/ in two revisions; the head's chart has `files/c` linked to `link` and a template
+ * that turns each line of it into a key of the settings ConfigMap (which the Deployment reads whole), so the
+ * lines would be listed as added keys. The repository's .git/config holds the canary token.
+ */
+function leakingChart(link: string): { repo: string; base: string } {
+  const revisions = twoRevisions('examples/helm/chart', (dir) => {
+    mkdirSync(join(dir, 'files'));
+    symlinkSync(link, join(dir, 'files', 'c'));
+    replaceIn(join(dir, 'templates', 'configmap.yaml'), '  {{- end }}', '  {{- end }}\n  {{- range .Files.Lines "files/c" }}\n  {{ . | quote }}: "1"\n  {{- end }}');
+  });
+  git(revisions.repo, 'config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${TOKEN_CANARY}`);
+  return revisions;
+}
+
+helmTest("a chart's symlink into the checkout's .git: the token never reaches the report, the summary, the outputs or a comment (#33)", async () => {
+  // Was: helm template of the checkout followed files/c to .git/config and listed its lines as keys.
+  const { repo, base } = leakingChart('../../.git/config');
+  await withStub(async (stub) => {
+    const r = await runAction(repo, base, { app: 'deploy', release: 'shop' }, stub);
+    assert.not.ok(channels(r, stub).includes(TOKEN_CANARY), 'the token reached a channel');
+    assert.not.ok(channels(r, stub).includes('extraheader'), 'a line of .git/config reached a channel');
+    // The copy rendered has no .git: the link leads nowhere, and the render fails closed.
+    assert.is.not(r.code, 0, r.stdout);
+    assert.match(r.stdout, /::warning::rollstamp diff: the checkout kept its token; set persist-credentials: false/);
+    assert.equal(stub.requests, [], 'nothing is posted');
+  });
+});
+
+helmTest("a chart's symlink out of the tree is refused by name before helm runs (#33)", async () => {
+  for (const link of ['/etc/hostname', '../../../outside']) {
+    const { repo, base } = leakingChart(link);
+    await withStub(async (stub) => {
+      const r = await runAction(repo, base, { app: 'deploy', release: 'shop' }, stub);
+      assert.is(r.code, 1, r.stderr);
+      assert.match(r.stderr, /rollstamp: error: deploy\/files\/c: symlink points outside the repository; refused\n/);
+      assert.not.ok(channels(r, stub).includes(TOKEN_CANARY));
+      assert.not.ok(r.stderr.includes(repo), 'no path of the runner in the error');
+    });
+  }
+});
+
+helmTest('a chart without tricks renders as before, with the checks: the rotated password rolls the Deployment (#33)', async () => {
+  const { repo, base } = twoRevisions('examples/helm/chart', (dir) => replaceIn(join(dir, 'values.yaml'), 'password: hunter2', 'password: hunter3'));
+  await withStub(async (stub) => {
+    const r = await runAction(repo, base, { app: 'deploy', release: 'shop', comment: 'false' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.summary, /Secret `[\w-]+\/shop-db` \(bundle\) \| changed: `password`/);
+    assert.not.match(r.stdout, /::warning::/, 'no warning: the test checkout keeps no token');
+  });
+});
+
+kubectlTest('a comment someone else wrote with the marker is never adopted: a new comment is posted, theirs is untouched (#33)', async () => {
+  const { repo, base } = rotated();
+  const planted: StubComment = { id: 7, body: `${MARKER}\nNothing to see here.`, author: 'mallory' };
+  await withStub(async (stub) => {
+    const r = await runAction(repo, base, { app: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.ok(stub.requests.includes('GET /user'), 'the token is asked who it is');
+    assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')), ['POST /repos/example/shop/issues/16/comments']);
+    assert.is(stub.comments[0]!.body, planted.body);
+    assert.is(stub.comments[1]!.body, `${MARKER}\n${r.summary}`);
+    assert.is(stub.comments[1]!.author, 'github-actions[bot]');
+    const again = await runAction(repo, base, { app: 'deploy' }, stub);
+    assert.is(again.code, 0, again.stderr);
+    assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')).slice(1), [`PATCH /repos/example/shop/issues/comments/${stub.comments[1]!.id}`], 'its own comment is updated');
+  }, { comments: [{ id: 7, body: `${MARKER}\nNothing to see here.`, author: 'mallory' }] });
+});
+
+kubectlTest("a user token's own login (GET /user) decides; comment-author names a GitHub App's bot (#33)", async () => {
+  const { repo, base } = rotated();
+  const actions: StubComment = { id: 8, body: `${MARKER}\nold`, author: 'github-actions[bot]' };
+  await withStub(async (stub) => {
+    const r = await runAction(repo, base, { app: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')), ['POST /repos/example/shop/issues/16/comments'], "github-actions[bot]'s comment is not the token's");
+    assert.is(stub.comments[1]!.author, 'rollstamp-bot');
+  }, { login: 'rollstamp-bot', comments: [actions] });
+  await withStub(async (stub) => {
+    const r = await runAction(repo, base, { app: 'deploy', 'comment-author': 'shop-ci[bot]' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.not.ok(stub.requests.includes('GET /user'), 'comment-author is taken as given');
+    assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')), ['PATCH /repos/example/shop/issues/comments/9']);
+  }, { login: 'shop-ci[bot]', comments: [{ id: 9, body: `${MARKER}\nold`, author: 'shop-ci[bot]' }] });
+});
+
+kubectlTest('an update that fails posts a new comment instead of leaving the old report (#33)', async () => {
+  const { repo, base } = rotated();
+  await withStub(async (stub) => {
+    stub.failEdits = 404; // deleted since it was listed
+    const r = await runAction(repo, base, { app: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /::warning::rollstamp diff: updating comment 10 returned HTTP 404; posting a new comment/);
+    assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')), ['PATCH /repos/example/shop/issues/comments/10', 'POST /repos/example/shop/issues/16/comments']);
+    assert.match(stub.comments.at(-1)!.body, /1 target rolls/);
+  }, { comments: [{ id: 10, body: `${MARKER}\nold`, author: 'github-actions[bot]' }] });
+});
+
+test('a report longer than a comment may be is cut at a line, with a pointer to the job summary; the summary has all of it (#33)', async () => {
+  // 1,200 Deployments share one Secret whose key changes: one table row each, about 100 KB of Markdown.
+  const dir = tempDir('action-long');
+  const docs = (pw: string): string => [
+    `apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop}\ndata: {password: ${pw}}\n`,
+    ...Array.from({ length: 1200 }, (_, i) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-with-a-rather-long-name-${i}, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x, envFrom: [{secretRef: {name: db}}]}]\n`),
+  ].join('---\n');
+  writeFileSync(join(dir, 'old.yaml'), docs('YQ=='));
+  writeFileSync(join(dir, 'new.yaml'), docs('Yg=='));
+  await withStub(async (stub) => {
+    const r = await runAction(dir, 'unused', { base: join(dir, 'old.yaml'), head: join(dir, 'new.yaml') }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.ok(r.summary.length > 65_536, `the report is ${r.summary.length} characters`);
+    const body = stub.comments[0]!.body;
+    assert.ok(body.length <= 65_536, `the comment is ${body.length} characters`);
+    assert.ok(body.startsWith(`${MARKER}\n**rollstamp diff**: 1200 targets roll.`), body.slice(0, 200));
+    assert.match(body, new RegExp(`\\|\\n\\n_The report is ${r.summary.length} characters, more than a comment may hold: the rest is in the job summary \\(https://github\\.com/example/shop/actions/runs/4242\\)\\._\\n$`));
+    assert.ok(r.summary.startsWith(body.slice(MARKER.length + 1, body.lastIndexOf('\n\n_The report'))), 'the comment is the start of the report, cut at a line');
   });
 });
 

@@ -200,6 +200,24 @@ kubectlTest('GitLab recipe, kustomize: rollstamp.md is the artifact; one note is
   });
 });
 
+kubectlTest("GitLab recipe: a note another user wrote with the marker is never adopted; the token's own note is (#33)", async () => {
+  const { repo, base } = rotated();
+  const planted: StubComment = { id: 4, body: `${MARKER}\nplanted by someone who may comment`, author: 'mallory' };
+  await withStub('note-token', [planted], async (stub) => {
+    const r = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(writes(stub), ['POST /api/v4/projects/7/merge_requests/16/notes'], "mallory's note is not edited");
+    assert.is(stub.comments[0]!.body, planted.body);
+    const again = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(again.code, 0, again.stderr);
+    assert.equal(writes(stub).slice(1), [`PUT /api/v4/projects/7/merge_requests/16/notes/${stub.comments[1]!.id}`], 'its own note is updated');
+    stub.failEdits = 404;
+    const gone = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(gone.code, 0, gone.stderr);
+    assert.equal(writes(stub).slice(2), [`PUT /api/v4/projects/7/merge_requests/16/notes/${stub.comments[1]!.id}`, 'POST /api/v4/projects/7/merge_requests/16/notes'], 'an update that fails posts a new note');
+  });
+});
+
 kubectlTest('GitLab recipe: without ROLLSTAMP_NOTE_TOKEN only the artifact; a write the API refuses fails the job', async () => {
   const { repo, base } = rotated();
   await withStub('note-token', [], async (stub) => {
@@ -209,7 +227,7 @@ kubectlTest('GitLab recipe: without ROLLSTAMP_NOTE_TOKEN only the artifact; a wr
     assert.equal(stub.requests, [], 'without ROLLSTAMP_NOTE_TOKEN only the artifact');
     const wrong = await runGitlab(repo, base, { APP: 'deploy' }, stub, 'revoked');
     assert.is(wrong.code, 1);
-    assert.match(wrong.stderr, /listing notes returned HTTP 401/);
+    assert.match(wrong.stderr, /reading the token's user returned HTTP 401/);
   });
 });
 
@@ -241,8 +259,11 @@ test('recipes use a supported Node (22 or 24) and current action versions (#23)'
   assert.ok(node === 22 || node === 24, `setup-node node-version ${node}`);
   assert.match(GITLAB['rollstamp-diff']!.image, /^node:(22|24)\b/);
   const gitlab = GITLAB['rollstamp-diff']!;
+  // Both render as the Argo CD plugin does, with its checks (#33): helm and kubectl run under rollstamp.
   const renders = gitlab.script.join('\n').match(/\b(helm|kubectl|kustomize) (template|kustomize|build)\b/g) ?? [];
-  assert.equal([...new Set(renders)].sort(), ['helm template', 'kubectl kustomize'], 'GitLab renders with helm and kubectl');
+  assert.equal(renders, [], 'GitLab runs no renderer itself');
+  assert.match(gitlab.script.join('\n'), /node "\$ROLLSTAMP_JS" generate --render-only/);
+  assert.match(GITHUB.jobs['rollstamp-diff']!.steps.find((st) => st.name === 'Render base and head')!.run!, /generate --render-only/);
   for (const tool of ['helm', 'kubectl']) assert.ok(gitlab.before_script.some((l) => l.includes(`/usr/local/bin`) && l.includes(tool)), `before_script installs ${tool}`);
 });
 

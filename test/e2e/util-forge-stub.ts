@@ -2,9 +2,10 @@
 // test/e2e/ci-recipes.test.ts and test/e2e/action.test.ts: GitHub's issue comments
 // (`GET|POST /repos/OWNER/REPO/issues/N/comments`, `PATCH /repos/OWNER/REPO/issues/comments/ID`) and
 // GitLab's merge request notes (`GET|POST /api/v4/projects/P/merge_requests/N/notes`, `PUT …/notes/ID`),
-// both paged by `per_page`/`page` as the real APIs are. It checks the token header, keeps the comments in
-// memory, answers 403 to every write when `readOnly` (what GitHub gives a fork's pull request token) and
-// records each request, so a test asserts what was listed, written and updated.
+// both paged by `per_page`/`page` as the real APIs are, and who the token is (`GET /user`, GitLab's
+// `GET /api/v4/user`). It checks the token header, keeps the comments in memory, answers 403 to every write
+// when `readOnly` (what GitHub gives a fork's pull request token) and to an edit of another author's comment,
+// and records each request, so a test asserts what was listed, written and updated.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -23,6 +24,8 @@ export interface ForgeStub {
   requests: string[];
   /** Writes answer 403 (a fork's read-only token). */
   readOnly: boolean;
+  /** Edits answer this status instead of writing (a comment deleted since it was listed: 404). */
+  failEdits?: number;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,11 @@ export interface ForgeStubOptions {
   token: string;
   comments?: StubComment[];
   readOnly?: boolean;
+  /**
+   * GitHub: the login of a user token (GET /user answers it); none, the GITHUB_TOKEN, which GET /user refuses
+   * with 403 and whose comments GitHub shows as `github-actions[bot]`'s. GitLab: the token's bot user.
+   */
+  login?: string;
 }
 
 const GITHUB_LIST = /^\/repos\/[\w.-]+\/[\w.-]+\/issues\/(\d+)\/comments$/;
@@ -61,6 +69,11 @@ export async function startForgeStub(opts: ForgeStubOptions): Promise<ForgeStub>
       const authorized = gitlab ? req.headers['private-token'] === opts.token : req.headers.authorization === `Bearer ${opts.token}`;
       if (!authorized) return send(401, { message: 'Bad credentials' });
       const shape = (c: StubComment): unknown => (gitlab ? { id: c.id, body: c.body, author: { username: c.author } } : { id: c.id, body: c.body, user: { login: c.author } });
+      const self = opts.login ?? (gitlab ? 'project_7_bot' : 'github-actions[bot]');
+      if (req.method === 'GET' && url.pathname === (gitlab ? '/api/v4/user' : '/user')) {
+        if (!gitlab && opts.login === undefined) return send(403, { message: 'Resource not accessible by integration' });
+        return send(200, gitlab ? { id: 1, username: self } : { login: self, type: 'User' });
+      }
       const list = (gitlab ? GITLAB_LIST : GITHUB_LIST).exec(url.pathname);
       const one = (gitlab ? GITLAB_ONE : GITHUB_ONE).exec(url.pathname);
       if (list && req.method === 'GET') {
@@ -79,12 +92,14 @@ export async function startForgeStub(opts: ForgeStubOptions): Promise<ForgeStub>
       }
       if (typeof text !== 'string') return send(422, { message: 'body is missing' });
       if (list) {
-        const created = { id: nextId++, body: text, author: gitlab ? 'project_7_bot' : 'github-actions[bot]' };
+        const created = { id: nextId++, body: text, author: self };
         stub.comments.push(created);
         return send(201, shape(created));
       }
+      if (stub.failEdits !== undefined) return send(stub.failEdits, { message: 'refused' });
       const existing = stub.comments.find((c) => c.id === Number(one![1]));
       if (!existing) return send(404, { message: 'Not Found' });
+      if (existing.author !== self) return send(403, { message: 'Resource not accessible by integration' });
       existing.body = text;
       return send(200, shape(existing));
     })();

@@ -87,9 +87,20 @@ test('.rollstamp.yaml may declare kinds in rollstamp generate', async () => {
   assert.match(run.stdout, /rollstamp\.dev\/hash: "sha256:/);
 });
 
+const PATH_FORM = (field: string): string =>
+  `spec.kinds[0].${field}: must be a dot path of at most 16 field names (each a letter, then letters, digits, - or _), such as spec.template.spec`;
+
 const REFUSED: Array<{ name: string; kinds: unknown; message: string }> = [
   { name: 'a stamp path outside metadata or spec', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'status.annotations' }], message: 'spec.kinds[0].stampAnnotationsPath: must be inside metadata or spec (an annotations map the operator copies onto its pods)' },
-  { name: 'a stamp path that is not a dot path', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec..x' }], message: 'spec.kinds[0].stampAnnotationsPath: must be a dot path such as spec.template.metadata.annotations' },
+  { name: 'a stamp path that is not a dot path', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec..x' }], message: PATH_FORM('stampAnnotationsPath') },
+  { name: 'a path of 17 keys: the schema bounds the depth, so a stamp stays within what rollstamp reads back (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: `spec.${'a.'.repeat(15)}annotations` }], message: PATH_FORM('stampAnnotationsPath') },
+  { name: 'a path key that starts with a digit (#33)', kinds: [{ ...WEBAPP, podSpecPaths: ['spec.0.spec'] }], message: PATH_FORM('podSpecPaths[0]') },
+  { name: 'a path key YAML 1.1 reads as a boolean (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec.on.annotations' }], message: 'spec.kinds[0].stampAnnotationsPath: must be a dot path of field names: on is a boolean or null to YAML 1.1, not a field name' },
+  { name: 'a path key YAML reads as null (#33)', kinds: [{ ...WEBAPP, secretNamePaths: ['spec.null'] }], message: 'spec.kinds[0].secretNamePaths[0]: must be a dot path of field names: null is a boolean or null to YAML 1.1, not a field name' },
+  { name: 'a stamp path to labels (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec.podTemplate.metadata.labels' }], message: 'spec.kinds[0].stampAnnotationsPath: must end in an annotations map (annotations, podAnnotations …) the operator copies onto its pods, such as spec.template.metadata.annotations' },
+  { name: 'a stamp path that replaces a pod spec (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec.pod' }], message: 'spec.kinds[0].stampAnnotationsPath: must end in an annotations map (annotations, podAnnotations …) the operator copies onto its pods, such as spec.template.metadata.annotations' },
+  { name: 'a stamp path in metadata other than metadata.annotations (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'metadata.labels' }], message: 'spec.kinds[0].stampAnnotationsPath: inside metadata, only metadata.annotations holds a stamp' },
+  { name: 'a stamp path inside a pod spec path (#33)', kinds: [{ ...WEBAPP, stampAnnotationsPath: 'spec.podTemplate.spec.annotations' }], message: "spec.kinds[0].stampAnnotationsPath: is inside podSpecPaths[0] (a pod spec has no annotations; its template's metadata.annotations is beside it)" },
   { name: 'a pod spec path outside spec', kinds: [{ ...WEBAPP, podSpecPaths: ['status.pod'] }], message: 'spec.kinds[0].podSpecPaths[0]: must be inside spec' },
   { name: 'a core-group apiVersion', kinds: [{ ...WEBAPP, apiVersion: 'v1' }], message: 'spec.kinds[0].apiVersion: must be group/version or group/* with a dotted group, such as example.com/v1' },
   { name: 'a kind that is not a kind name', kinds: [{ ...WEBAPP, kind: 'web-app' }], message: 'spec.kinds[0].kind: must be a Kubernetes kind name, such as MyApp' },
@@ -105,13 +116,102 @@ for (const c of REFUSED) {
   });
 }
 
-test('kinds in a ConfigMap functionConfig (flat strings) are refused by type', () => {
+const STRINGS_ONLY = "a kind is a map and a ConfigMap's data holds only strings; declare kinds under spec.kinds of a RollstampConfig (.rollstamp.yaml, a --config file or the functionConfig)";
+
+test('kinds in a ConfigMap functionConfig (flat strings, kpt fn eval -- kinds=…) are refused saying where kinds go (#33)', () => {
   const r = readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { kinds: 'WebApp' } });
-  assert.equal('results' in r ? r.results.map((x) => x.message) : [], ['data.kinds: must be a array']);
+  assert.equal('results' in r ? r.results.map((x) => x.message) : [], [`data.kinds: ${STRINGS_ONLY}`]);
 });
 
+test('kinds that are not a list are refused as "must be a list", not "must be a array" (#33)', () => {
+  assert.equal(messages('WebApp'), ['spec.kinds: must be a list']);
+  assert.equal(messages(['WebApp']), ['spec.kinds[0]: must be a map']);
+});
+
+const many = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ ...WEBAPP, kind: `WebApp${i}` }));
+const longRow = { ...WEBAPP, secretNamePaths: Array.from({ length: 32 }, () => 'spec.secrets') };
+
+for (const [name, env, limit] of [
+  ['an array parameter of 101 rows', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', array: many(101).map((r) => JSON.stringify(r)) }]) }, /^rollstamp: error: parameter kinds: 101 entries; at most 100 \(ROLLSTAMP_MAX_KINDS\)\n$/],
+  ['a string parameter whose row lists 33 paths', { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: JSON.stringify([longRow]) }]) }, /^rollstamp: error: parameter kinds\[0\]: 33 paths .*ROLLSTAMP_MAX_KIND_PATHS\)\n$/],
+  ['plugin env with 101 rows', { ARGOCD_ENV_ROLLSTAMP_KINDS: JSON.stringify(many(101)) }, /^rollstamp: error: ARGOCD_ENV_ROLLSTAMP_KINDS: 101 entries; at most 100 \(ROLLSTAMP_MAX_KINDS\)\n$/],
+] as const) {
+  test(`generate: kinds given as ${name} meets the same bounds as .rollstamp.yaml's, one line naming the setting (#33)`, async () => {
+    const dir = join(base, `repo-${n++}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'web.yaml'), INPUT);
+    const run = await runInProcess(['generate'], { cwd: dir, env: { ARGOCD_APP_NAME: 'web', ARGOCD_APP_NAMESPACE: 'shop', ...env } });
+    assert.is(run.code, 2, run.stderr);
+    assert.is(run.stdout, '');
+    assert.match(run.stderr, limit);
+  });
+}
+
+test('spec.kinds is bounded before the schema reads it: entries (ROLLSTAMP_MAX_KINDS) and paths per entry (ROLLSTAMP_MAX_KIND_PATHS) (#33)', () => {
+  const entries = Array.from({ length: 3 }, (_, i) => ({ ...WEBAPP, kind: `WebApp${i}` }));
+  const at = (limits: { maxKinds?: number; maxKindPaths?: number }) => {
+    const r = readConfig(config(entries), {}, '', {}, limits);
+    return 'results' in r ? r.results.map((x) => x.message) : [];
+  };
+  assert.equal(at({ maxKinds: 3, maxKindPaths: 2 }), []);
+  assert.equal(at({ maxKinds: 2 }), ['spec.kinds: 3 entries; at most 2 (ROLLSTAMP_MAX_KINDS)']);
+  assert.equal(at({ maxKindPaths: 1 }).length, 3);
+  assert.equal(at({ maxKindPaths: 1 })[0], 'spec.kinds[0]: 2 paths (podSpecPaths, secretNamePaths, configMapNamePaths); at most 1 (ROLLSTAMP_MAX_KIND_PATHS)');
+  // The defaults: 100 entries, 32 paths.
+  const many = readConfig(config(Array.from({ length: 101 }, (_, i) => ({ ...WEBAPP, kind: `K${i}` }))));
+  assert.equal('results' in many ? many.results.map((x) => x.message) : [], ['spec.kinds: 101 entries; at most 100 (ROLLSTAMP_MAX_KINDS)']);
+  const paths = readConfig(config([{ ...WEBAPP, secretNamePaths: Array.from({ length: 32 }, () => 'spec.secrets') }]));
+  assert.equal('results' in paths ? paths.results.map((x) => x.message) : [], ['spec.kinds[0]: 33 paths (podSpecPaths, secretNamePaths, configMapNamePaths); at most 32 (ROLLSTAMP_MAX_KIND_PATHS)']);
+});
+
+test('the run deadline is checked while spec.kinds is read, not only once it is read (#33)', () => {
+  const entries = Array.from({ length: 100 }, (_, i) => ({ ...WEBAPP, kind: `WebApp${i}` }));
+  let checks = 0;
+  const deadline = {
+    check(phase: string): void {
+      if (++checks === 1) throw new Error(`${phase} ran past the deadline`);
+    },
+  };
+  assert.throws(() => readConfig(config(entries), {}, '', {}, { deadline }), /reading spec\.kinds ran past the deadline/);
+  checks = -1_000;
+  assert.ok('config' in readConfig(config(entries), {}, '', {}, { deadline }), 'a deadline not passed lets the entries be read');
+});
+
+test('the same kind twice is found whatever the order of exact and any-version entries (#33: found by key, not by a scan)', () => {
+  const exact = { ...WEBAPP, apiVersion: 'example.com/v1' };
+  assert.equal(messages([exact, WEBAPP]), ['spec.kinds[1].kind: declares WebApp of example.com/* again (spec.kinds[0] has it)']);
+  assert.equal(messages([exact, { ...WEBAPP, apiVersion: 'example.com/v2' }]), []);
+  assert.equal(messages([exact, exact]), ['spec.kinds[1].kind: declares WebApp of example.com/v1 again (spec.kinds[0] has it)']);
+  assert.equal(messages([WEBAPP, { ...WEBAPP, kind: 'Other' }, WEBAPP]), ['spec.kinds[2].kind: declares WebApp of example.com/* again (spec.kinds[0] has it)']);
+});
+
+test('a stamp path may end in an annotations map under spec (annotations, podAnnotations) or be metadata.annotations (#33)', () => {
+  for (const stampAnnotationsPath of ['spec.podTemplate.metadata.annotations', 'spec.podAnnotations', 'metadata.annotations', 'spec.deployment.annotations']) {
+    assert.equal(messages([{ ...WEBAPP, stampAnnotationsPath }]), [], stampAnnotationsPath);
+  }
+});
+
+for (const key of ['rollstamp.dev/enabled', 'rollstamp.dev/secrets', 'rollstamp.dev/configmaps', 'rollstamp.dev/ignore', 'config.kubernetes.io/local-config', 'internal.config.kubernetes.io/path']) {
+  test(`annotationKey ${key} is refused: a stamp under it would change what the next run reads (#33)`, () => {
+    const r = readConfig({ apiVersion: 'rollstamp.dev/v1alpha1', kind: 'RollstampConfig', spec: { annotationKey: key } });
+    assert.equal('results' in r ? r.results.map((x) => x.message) : [], [`spec.annotationKey: ${key} is read by ${key.startsWith('rollstamp') ? 'rollstamp' : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`]);
+  });
+}
+
+let lastConfig = '';
+
 async function stampWith(kinds: unknown, input: string): Promise<{ code: number; stderr: string; stdout: string }> {
-  return runInProcess(['stamp', '--config', file('c.yaml', stringify(config(kinds))), file('in.yaml', input)]);
+  lastConfig = file('c.yaml', stringify(config(kinds)));
+  return runInProcess(['stamp', '--config', lastConfig, file('in.yaml', input)]);
+}
+
+for (const [group, kind] of [['cert-manager.io', 'Certificate'], ['external-secrets.io', 'ExternalSecret'], ['bitnami.com', 'SealedSecret'], ['secrets.hashicorp.com', 'VaultStaticSecret'], ['secrets-store.csi.x-k8s.io', 'SecretProviderClass']] as const) {
+  test(`a declared ${kind} (a producer kind, whose digest covers its own spec) fails the run, naming the kind (#33)`, async () => {
+    const run = await stampWith([{ ...WEBAPP, apiVersion: `${group}/v1`, kind }], INPUT);
+    assert.is(run.code, 1);
+    assert.is(run.stdout, '');
+    assert.is(run.stderr, `rollstamp: error: spec.kinds[0].kind: ${group}/${kind} makes the Secrets workloads use, and its digest covers its own spec: a stamp on it would change its own hash on every run; remove the entry\n`.replace('error: spec', `error: ${lastConfig}: spec`));
+  });
 }
 
 test('a row that collides with a built-in kind fails the run, naming the entry', async () => {
