@@ -26,8 +26,7 @@ test('a rotated consumed key hard-refreshes exactly its Application, once, by me
   const cluster = await shop();
   const r = startRefresher(cluster);
   try {
-    await r.until(() => r.lines.some((l) => l.includes('watching secrets')));
-    await new Promise((res) => setTimeout(res, 300));
+    await r.synced();
     assert.equal(appPatches(cluster), [], 'nothing changed since the render: nothing requested');
     rotate(cluster, 'shop', 'db', 'password', `${VALUE}-2`);
     await r.until(() => appPatches(cluster).length === 1);
@@ -57,7 +56,7 @@ test('with the hash key: a labels-only change and a change of an unconsumed key 
   const cluster = await shop({ keyed: true });
   const r = startRefresher(cluster, [], HASH_KEY_ENV);
   try {
-    await r.until(() => r.lines.some((l) => l.includes('hash key set')));
+    await r.synced();
     const db = cluster.get('v1', 'Secret', 'shop', 'db')!;
     cluster.apply({ ...db, metadata: { ...db.metadata, labels: { team: 'shop' } } });
     rotate(cluster, 'shop', 'db', 'username', 'other');
@@ -79,8 +78,8 @@ test('a rotation while it was not running is acted on at start; what it requeste
   assert.is(await first.stop(), 0);
   const second = startRefresher(cluster, [], HASH_KEY_ENV);
   try {
-    await second.until(() => second.lines.some((l) => l.includes('watching')));
-    await new Promise((res) => setTimeout(res, 600));
+    await second.synced();
+    await new Promise((res) => setTimeout(res, 300));
     assert.is(appPatches(cluster).length, 1, 'the same change is not requested again after a restart');
   } finally {
     await second.stop();

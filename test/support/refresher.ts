@@ -20,6 +20,8 @@ export interface Refresher {
   probes(): Promise<string>;
   /** Resolves once `pred` holds (checked every 20 ms); rejects after `ms`, with the lines so far. */
   until(pred: () => boolean, ms?: number): Promise<void>;
+  /** Resolves once it has made a pass over fully listed caches (its metrics show a last sync). */
+  synced(ms?: number): Promise<void>;
   /** Asks it to stop, as SIGTERM does; resolves with its exit code. */
   stop(): Promise<number>;
   /** Resolves with its exit code when it ends by itself (--once, an error). */
@@ -62,13 +64,22 @@ export function startRefresher(cluster: FakeCluster, args: readonly string[] = [
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  const probes = async (): Promise<string> => {
+    await until(() => lines.some((l) => / on 127\.0\.0\.1:\d+$/.test(l)));
+    return /on (127\.0\.0\.1:\d+)$/.exec(lines.find((l) => / on 127\.0\.0\.1:\d+$/.test(l))!)![1]!;
+  };
   return {
     lines,
     done,
     until,
-    probes: async () => {
-      await until(() => lines.some((l) => / on 127\.0\.0\.1:\d+$/.test(l)));
-      return /on (127\.0\.0\.1:\d+)$/.exec(lines.find((l) => / on 127\.0\.0\.1:\d+$/.test(l))!)![1]!;
+    probes,
+    synced: async (ms = 15_000) => {
+      const url = `http://${await probes()}/metrics`;
+      const start = Date.now();
+      while (!/^rollstamp_refresh_last_sync_timestamp_seconds [1-9]/m.test(await (await fetch(url)).text())) {
+        if (Date.now() - start > ms) throw new Error(`no pass over synced caches within ${ms} ms; refresher said:\n${lines.join('\n')}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
     },
     stop: async () => {
       stop.abort();

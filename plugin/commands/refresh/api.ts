@@ -110,7 +110,7 @@ export class Api {
    * A streamed GET (a watch): `onLine` for each line of the body, then `onEnd` once — with undefined when the
    * server ended it, else the error. `idleMs` without a byte ends it as a timeout. Returns the request's abort.
    */
-  async stream(path: string, idleMs: number, onLine: (line: string) => void, onEnd: (err?: ApiError) => void): Promise<() => void> {
+  async stream(what: string, path: string, idleMs: number, onLine: (line: string) => void, onEnd: (err?: ApiError) => void): Promise<() => void> {
     await this.renewIfDue();
     const conn = this.conn;
     let ended = false;
@@ -123,28 +123,28 @@ export class Api {
       req?.destroy();
       onEnd(err);
     };
-    const abort = (): void => end(new ApiError(`watch ${path}: stopped`, 'aborted'));
-    let idle = setTimeout(() => end(new ApiError(`watch ${path}: nothing received for ${idleMs / 1000} s`, 'timeout')), idleMs);
+    const abort = (): void => end(new ApiError(`${what}: stopped`, 'aborted'));
+    let idle = setTimeout(() => end(new ApiError(`${what}: nothing received for ${idleMs / 1000} s`, 'timeout')), idleMs);
     const touch = (): void => {
       clearTimeout(idle);
-      idle = setTimeout(() => end(new ApiError(`watch ${path}: nothing received for ${idleMs / 1000} s`, 'timeout')), idleMs);
+      idle = setTimeout(() => end(new ApiError(`${what}: nothing received for ${idleMs / 1000} s`, 'timeout')), idleMs);
     };
     this.options.signal.addEventListener('abort', abort, { once: true });
     req = conn.request(new URL(conn.server.href.replace(/\/$/, '') + path), { method: 'GET', agent: conn.agent, headers: conn.headers, auth: conn.auth, rejectUnauthorized: conn.rejectUnauthorized });
-    req.on('error', (err: NodeJS.ErrnoException) => end(new ApiError(`watch ${path}: ${err.code ?? 'connection error'}`, 'network')));
+    req.on('error', (err: NodeJS.ErrnoException) => end(new ApiError(`${what}: ${err.code ?? 'connection error'}`, 'network')));
     req.on('response', (res: IncomingMessage) => {
       touch();
       if (res.statusCode !== 200) {
         res.resume();
         if (res.statusCode === 401) void this.renew().catch(() => {});
-        return end(statusError(`watch ${path}`, res.statusCode ?? 0));
+        return end(statusError(what, res.statusCode ?? 0));
       }
       let pending = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         touch();
         pending += chunk;
-        if (pending.length > 16 * 1024 * 1024) return end(new ApiError(`watch ${path}: an event longer than 16 MiB`, 'http'));
+        if (pending.length > 16 * 1024 * 1024) return end(new ApiError(`${what}: an event longer than 16 MiB`, 'http'));
         let nl: number;
         while (!ended && (nl = pending.indexOf('\n')) >= 0) {
           const line = pending.slice(0, nl);
@@ -153,10 +153,10 @@ export class Api {
         }
       });
       res.on('end', () => end());
-      res.on('close', () => end(res.complete ? undefined : new ApiError(`watch ${path}: the stream was cut`, 'network')));
+      res.on('close', () => end(res.complete ? undefined : new ApiError(`${what}: the stream was cut`, 'network')));
     });
     req.end();
-    return () => end(new ApiError(`watch ${path}: stopped`, 'aborted'));
+    return () => end(new ApiError(`${what}: stopped`, 'aborted'));
   }
 
   /** Releases the sockets. */

@@ -163,10 +163,10 @@ export class Watchers implements Caches {
     let informer: Informer<T> | undefined;
     const own: InformerEvents = {
       changed: () => events.changed(),
-      failed: (err, retryMs) => {
+      failed: (err, retryMs, attempt) => {
         if (err.failure === 'not-found') this.notServed.add(informer!);
         else metrics.count(metrics.apiErrors, err.failure);
-        events.failed(err, retryMs);
+        events.failed(err, retryMs, attempt);
       },
       synced: () => {
         this.notServed.delete(informer!);

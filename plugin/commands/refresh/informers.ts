@@ -22,8 +22,11 @@ export interface InformerEvents {
   synced(): void;
   /** A watch (re)started after the first: a dropped watch, a server-side timeout, a 410. */
   restarted(): void;
-  /** A list or watch failed; `retryMs` until the next attempt. */
-  failed(err: ApiError, retryMs: number): void;
+  /**
+   * A list or watch failed; `retryMs` until the next attempt, `attempt` counts failures since the last success
+   * (a watch cut once is routine: the owner may say nothing of it).
+   */
+  failed(err: ApiError, retryMs: number, attempt: number): void;
 }
 
 const PAGE = 100;
@@ -79,7 +82,7 @@ export class Informer<T extends { metadata: SlimMeta }> {
     const e = err instanceof ApiError ? err : new ApiError(`${this.type.resource}: ${(err as Error)?.message ?? 'failed'}`, 'network');
     if (e.failure === 'aborted') return;
     const retryMs = e.failure === 'not-found' ? NOT_SERVED_RETRY_MS : Math.min(1000 * 2 ** this.failures++, 60_000) * (0.8 + Math.random() * 0.4);
-    this.events.failed(e, retryMs);
+    this.events.failed(e, retryMs, this.failures);
     this.retry = setTimeout(() => {
       if (!this.stopped) void this.lw.start();
     }, retryMs);
@@ -110,6 +113,7 @@ export class Informer<T extends { metadata: SlimMeta }> {
         };
         let abortStream: () => void = () => {};
         const onLine = (line: string): void => {
+          this.failures = 0; // the watch is up again
           let event: { type?: unknown; object?: Record<string, unknown> & { code?: unknown } };
           try {
             event = JSON.parse(line);
@@ -129,8 +133,9 @@ export class Informer<T extends { metadata: SlimMeta }> {
           }
         };
         const idleMs = (this.watchSeconds + 120) * 1000;
+        const where = `watch ${this.type.resource} ${this.namespace === undefined ? 'in all namespaces' : `in namespace ${this.namespace}`}`;
         try {
-          abortStream = await this.api.stream(`${path}?${query}`, idleMs, onLine, finish);
+          abortStream = await this.api.stream(where, `${path}?${query}`, idleMs, onLine, finish);
         } catch (err) {
           finish(err instanceof ApiError ? err : new ApiError(`watch ${this.type.resource}: ${(err as Error)?.message ?? 'failed'}`, 'network'));
         }

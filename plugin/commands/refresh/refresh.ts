@@ -166,7 +166,9 @@ async function controller(api: Api, options: RefreshOptions, io: Io): Promise<nu
     },
     synced: () => schedule(0),
     restarted: () => {},
-    failed: (err, retryMs) => {
+    failed: (err, retryMs, attempt) => {
+      // A watch cut by the network or timed out is routine: it is said only when it keeps happening.
+      if ((err.failure === 'network' || err.failure === 'timeout') && err.message.startsWith('watch ') && attempt < 3) return;
       const last = failures.get(err.message);
       if (last !== undefined && Date.now() - last < 5 * 60_000) return;
       failures.set(err.message, Date.now());
