@@ -16,7 +16,7 @@ export type { SourceReport, TargetReport } from './model/reports.ts';
 export { decideRefreshes } from './refresh/decide.ts';
 export { liveSourceOf } from './refresh/live-source.ts';
 export { resourceKey } from './refresh/tracking.ts';
-export type { ApplicationView, Baselines, LiveSource, RefreshDecision, RefreshRequest, RefreshScope, LiveChange, WorkloadView } from './model/refresh.ts';
+export type { ApplicationView, Baselines, LiveChange, LiveSource, RefreshRequest, WorkloadView } from './model/refresh.ts';
 export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOTATION, LIVE_RECORD_ANNOTATION, REFRESH_REQUESTED_ANNOTATION } from './model/constants.ts';
 export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';

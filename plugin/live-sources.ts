@@ -112,7 +112,7 @@ export function liveDeadlineMs(ownMs: number, run: RunDeadline | undefined): num
  * The environment live reads (and a kubeconfig exec credential plugin) see: not the hash key, nor anything an
  * Argo CD Application set (ARGOCD_ENV_*).
  */
-function credentialEnv(env: Io['env']): Io['env'] {
+export function credentialEnv(env: Io['env']): Io['env'] {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
 }
 

@@ -16,6 +16,8 @@ import { LeaderElector } from './leader.ts';
 import { Metrics } from './metrics.ts';
 import { REFRESH_FLAGS, refreshOptions, type RefreshOptions } from './options.ts';
 import { line } from './report.ts';
+import { runEnv } from '../../run-settings.ts';
+import { credentialEnv } from '../../live-sources.ts';
 import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimSource, type SlimWorkload } from './slim.ts';
 
 export const REFRESH_HELP = `Usage: rollstamp refresh [flags]
@@ -54,7 +56,7 @@ export async function runRefresh(args: readonly string[], io: Io): Promise<numbe
   setMaxListeners(0, stop.signal); // one listener per watch and request in flight
   let api: Api;
   try {
-    api = await Api.open({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}), env: io.env, signal: stop.signal });
+    api = await Api.open({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}), env: credentialEnv(runEnv(io)), signal: stop.signal });
   } catch (err) {
     if (err instanceof LiveReadError) throw new InputError(err.message.replace(/^live read: /, 'refresh: '));
     throw err;
@@ -177,7 +179,7 @@ async function controller(api: Api, options: RefreshOptions, io: Io): Promise<nu
   });
   const probes = options.listen ? await serveProbes(options.listen, { notReady: () => watchers!.notReady(), metrics: () => metrics.render() }) : undefined;
   const elector = options.leaderElect
-    ? new LeaderElector(api, { namespace: options.argocdNamespace, name: options.leaseName, identity: `${io.env.POD_NAME || hostname()}_${randomBytes(4).toString('hex')}` }, (now) => {
+    ? new LeaderElector(api, { namespace: options.argocdNamespace, name: options.leaseName, identity: `${runEnv(io).POD_NAME || hostname()}_${randomBytes(4).toString('hex')}` }, (now) => {
         leading = now;
         metrics.leader = now ? 1 : 0;
         say(now ? `leading (Lease ${options.argocdNamespace}/${options.leaseName})` : 'no longer leading: standing by');
