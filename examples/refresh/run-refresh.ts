@@ -39,7 +39,7 @@ function rollstamp(args: string[]): Promise<{ status: number | null; stdout: str
 
 /** What Argo CD does for each Application: render with `rollstamp stamp --live missing`, apply what it printed. */
 async function renderAndSync(): Promise<Map<string, string>> {
-  const r = await rollstamp(['stamp', '--live', 'missing', '--kubeconfig', kubeconfig, here('app.yaml')]);
+  const r = await rollstamp(['stamp', '--live', 'missing', '--kubeconfig', kubeconfig, here('app/app.yaml')]);
   if (r.status !== 0) throw new Error(`render failed: ${r.stderr}`);
   const stamps = new Map<string, string>();
   for (const app of ['shop', 'billing']) {
@@ -56,7 +56,7 @@ async function renderAndSync(): Promise<Map<string, string>> {
   return stamps;
 }
 
-console.log('$ rollstamp stamp --live missing ... examples/refresh/app.yaml   # as Argo CD renders each Application');
+console.log('$ rollstamp stamp --live missing ... examples/refresh/app/   # as Argo CD renders each Application');
 const before = await renderAndSync();
 const web = cluster.get('apps/v1', 'Deployment', 'shop', 'web')!;
 console.log(`shop/web carries its live-read record (names, keys, versions, a keyed digest; no value):\n  rollstamp.dev/live-reads: ${web.metadata.annotations['rollstamp.dev/live-reads']}`);

@@ -74,8 +74,8 @@ export interface FakeCluster {
   url: string;
   /** Every request as `METHOD path?query`, in order. */
   requests: string[];
-  /** Every PATCH: path, Content-Type and body. */
-  patches: Array<{ path: string; contentType: string; body: string }>;
+  /** Every PATCH: path, Content-Type, body, and when it arrived (performance.now()). */
+  patches: Array<{ path: string; contentType: string; body: string; at: number }>;
   /** Creates or replaces an object (a new resourceVersion; ADDED or MODIFIED for watchers); returns what is stored. */
   apply(obj: Obj): Obj;
   /** Deletes an object (DELETED for watchers); false when there was none. */
@@ -184,7 +184,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
       return json(200, store1(t, { ...obj, metadata: { ...obj.metadata, uid: current.metadata.uid } }));
     }
     if (method === 'PATCH') {
-      patches.push({ path: `${namespace}/${name}`, contentType, body });
+      patches.push({ path: `${namespace}/${name}`, contentType, body, at: performance.now() });
       const patched = applyPatch(t, current, contentType.split(';')[0]!.trim(), body);
       if (typeof patched === 'number') return status(patched, patched === 415 ? 'UnsupportedMediaType' : 'UnprocessableEntity');
       return json(200, store1(t, patched));

@@ -67,7 +67,7 @@ export async function refreshOptions(args: readonly string[], io: Io): Promise<R
     ...(listen === 'off' ? {} : { listen: parseListen(listen) }),
     debounceMs: seconds(text('debounceSeconds') ?? setting('debounceSeconds').default!, '--debounce', 0) * 1000,
     minIntervalMs: seconds(text('minIntervalSeconds') ?? setting('minIntervalSeconds').default!, '--min-interval', 0) * 1000,
-    perMinute: seconds(text('maxPerMinute') ?? setting('maxPerMinute').default!, '--max-per-minute', 1),
+    perMinute: whole(text('maxPerMinute') ?? setting('maxPerMinute').default!, '--max-per-minute'),
     ...(hashKey ? { hashKey } : {}),
   };
 }
@@ -91,6 +91,12 @@ function workloadTypes(value: string): WatchedType[] {
     if (!m) throw new UsageError(`--workload-kinds: "${item.trim()}" is not group/version/resource (e.g. apps/v1/deployments)`);
     return { group: m[1] ?? '', version: m[3]!, resource: m[4]! };
   });
+}
+
+/** A whole number from 1 to 1,000,000. */
+function whole(value: string, flag: string): number {
+  if (!/^[1-9]\d{0,6}$/.test(value) || Number(value) > 1_000_000) throw new UsageError(`${flag}: "${value}" is not a whole number from 1 to 1000000`);
+  return Number(value);
 }
 
 /** A number of seconds (a fraction allowed) at least `min`. */
