@@ -14,7 +14,7 @@ export type { LiveNeed } from './model/plan.ts';
 export type { SourceReport, TargetReport } from './model/reports.ts';
 
 export { decideRefreshes } from './refresh/decide.ts';
-export { liveSourceOf } from './refresh/live-source.ts';
+export { liveSourceOf } from './hash/record-digest.ts';
 export { resourceKey } from './refresh/tracking.ts';
 export type { ApplicationView, Baselines, LiveChange, LiveSource, RefreshRequest, WorkloadView } from './model/refresh.ts';
 export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOTATION, LIVE_RECORD_ANNOTATION, REFRESH_REQUESTED_ANNOTATION } from './model/constants.ts';

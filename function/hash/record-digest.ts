@@ -5,7 +5,9 @@
 import { SCHEME_V1 } from '../model/constants.ts';
 import type { SourceEntries } from '../model/object.ts';
 import { byteOrder } from '../model/order.ts';
-import { fieldsMessage, formatDigest, sourceMessage, type Hasher } from './scheme.ts';
+import type { LiveSource } from '../model/refresh.ts';
+import { binaryDataKeys } from '../resolve/bundle.ts';
+import { fieldsMessage, formatDigest, makeHasher, sourceMessage, type Hasher } from './scheme.ts';
 
 /** A live object as the record digest sees it: a digest per key, and which keys came from ConfigMap `binaryData`. */
 export interface KeyDigestView {
@@ -56,4 +58,13 @@ export function recordDigest(hasher: Hasher, cls: string, namespace: string, nam
     }
   }
   return formatDigest(hasher, hasher.digest(fieldsMessage(fields)));
+}
+
+/**
+ * A live Secret or ConfigMap as `rollstamp refresh` keeps it: its version and a digest per key under `key` (the
+ * operator's hash key, or a random key the refresher holds in memory only, so no digest it keeps is unkeyed and
+ * nothing of a value outlives reading it). ConfigMap `binaryData` keys as live reads mark them.
+ */
+export function liveSourceOf(key: Uint8Array, cls: 'Secret' | 'ConfigMap', namespace: string, name: string, version: { uid: string; resourceVersion: string }, entries: SourceEntries): LiveSource {
+  return { uid: version.uid, resourceVersion: version.resourceVersion, digests: keyDigests(makeHasher(key), cls, namespace, name, entries), binaryKeys: binaryDataKeys(entries) };
 }

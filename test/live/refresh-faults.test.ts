@@ -50,6 +50,40 @@ test('dropped watches, 410 Gone and events split across chunks: it lists again, 
   }
 });
 
+test('bookmarks keep the watched resourceVersion fresh: a watch resumed after compaction needs no new list', async () => {
+  const cluster = await oneApp();
+  const r = startRefresher(cluster);
+  try {
+    await started(r);
+    // Other objects move the resourceVersion on; the refresher learns it only from bookmarks.
+    for (let i = 0; i < 5; i++) putSecret(cluster, 'elsewhere', `noise-${i}`, { k: 'v' });
+    await settle(700);
+    const lists = cluster.requests.filter((q) => /^GET \/api\/v1\/configmaps\?limit=/.test(q)).length;
+    cluster.compact();
+    cluster.dropWatches();
+    await r.until(() => cluster.openWatches() >= 10, 10_000);
+    await settle(300);
+    assert.is(cluster.requests.filter((q) => /^GET \/api\/v1\/configmaps\?limit=/.test(q)).length, lists, 'configmaps resumed from a bookmark, no 410');
+    assert.ok(cluster.requests.some((q) => /^GET \/api\/v1\/configmaps\?watch=true&allowWatchBookmarks=true/.test(q)));
+  } finally {
+    await r.stop();
+    await cluster.close();
+  }
+});
+
+test('the fake server refuses a strategic merge patch of an Application (a custom resource) with 415, as the API server does; the refresher sends a merge patch', async () => {
+  const cluster = await oneApp();
+  try {
+    const patch = (type: string): Promise<number> =>
+      fetch(`${cluster.url}/apis/argoproj.io/v1alpha1/namespaces/argocd/applications/shop`, { method: 'PATCH', headers: { 'content-type': type }, body: '{"metadata":{"annotations":{"a":"b"}}}' }).then((res) => res.status);
+    assert.is(await patch('application/strategic-merge-patch+json'), 415);
+    assert.is(await patch('application/merge-patch+json'), 200);
+    assert.is(await patch('text/plain'), 415);
+  } finally {
+    await cluster.close();
+  }
+});
+
 test('429 and 500 on lists and watches, and a slow server, are waited out', async () => {
   const cluster = await oneApp();
   cluster.slow(150);

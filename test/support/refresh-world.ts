@@ -1,11 +1,10 @@
 // Test support for the refresh decision (#34): builders for workloads, live sources, Applications and records, so
 // tests state a cluster in a few lines. Records are made as the render makes them (the core's encodeRecord and
 // record digest), live sources as the refresher keeps them (liveSourceOf: per-key digests only).
-import { keyDigests, recordDigest } from '../../function/hash/record-digest.ts';
+import { keyDigests, liveSourceOf, recordDigest } from '../../function/hash/record-digest.ts';
 import { makeHasher } from '../../function/hash/scheme.ts';
 import { encodeRecord, type RecordEntry } from '../../function/model/live-record.ts';
 import type { ApplicationView, LiveSource, RefreshScope, WorkloadView } from '../../function/model/refresh.ts';
-import { liveSourceOf } from '../../function/refresh/live-source.ts';
 import { resourceKey } from '../../function/refresh/tracking.ts';
 
 export const HASH_KEY = new TextEncoder().encode('operator hash key for tests');

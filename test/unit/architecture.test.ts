@@ -30,7 +30,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   write: ['model', 'read'],
   compare: ['model', 'hash'],
   // `rollstamp refresh`'s decision: live-read records against live objects, with the record digest of hash/.
-  refresh: ['model', 'resolve', 'hash'],
+  refresh: ['model', 'hash'],
   // The runs: read → plan → (the plugin's live reads) → apply → write, for each input shape.
   run: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write'],
   index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare', 'run', 'refresh'],

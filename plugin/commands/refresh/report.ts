@@ -1,6 +1,6 @@
 // `rollstamp refresh`: what it says on stderr — one line per refresh requested (the Application, each changed
 // object, its key names and the workloads that read it; never a value), and each problem with a record once an hour
-// at most, so a forged or stale record is visible without flooding the log.
+// at most (an info once), so a forged or stale record is visible without flooding the log.
 import { oneLine, resourceId, type LiveChange, type RefreshRequest, type Result } from '../../../function/index.ts';
 
 const PREFIX = 'rollstamp refresh: ';
@@ -49,7 +49,8 @@ export class ProblemLog {
     for (const p of problems) {
       const key = `${p.tags.code}\0${resourceId(p.resourceRef)}\0${p.message}`;
       const last = this.said.get(key);
-      if (last !== undefined && now - last < REPEAT_AFTER_MS) continue;
+      // A warning again after an hour, while it lasts; an info (a workload no Argo CD Application tracks) once.
+      if (last !== undefined && (p.severity === 'info' || now - last < REPEAT_AFTER_MS)) continue;
       this.said.set(key, now);
       codes.push(p.tags.code);
       const ref = p.resourceRef;
