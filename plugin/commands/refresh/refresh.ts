@@ -9,7 +9,8 @@ import { flagsHelp } from '../../flags.ts';
 import type { Io } from '../../io.ts';
 import { LiveReadError } from '../../live/live-error.ts';
 import { Api, ApiError } from './api.ts';
-import { Passes, RESYNC_MS, Watchers, type Caches } from './controller.ts';
+import { Passes, type Caches } from './passes.ts';
+import { Watchers } from './watchers.ts';
 import { serveProbes } from './endpoints.ts';
 import { listAll } from './informers.ts';
 import { LeaderElector } from './leader.ts';
@@ -19,6 +20,9 @@ import { line } from './report.ts';
 import { runEnv } from '../../run-settings.ts';
 import { credentialEnv } from '../../live-sources.ts';
 import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimSource, type SlimWorkload } from './slim.ts';
+
+/** A pass runs at least this often, changes or not. */
+const RESYNC_MS = 5 * 60_000;
 
 export const REFRESH_HELP = `Usage: rollstamp refresh [flags]
 

@@ -1,25 +1,14 @@
-// `rollstamp refresh`: the controller. Informers keep slim caches of the workloads, Secrets, ConfigMaps and
-// Applications; any change schedules a pass once the burst is quiet (--debounce); a pass hands the caches to the
-// core's decision (function/refresh/) and, while this replica leads, PATCHes the Applications it names — its own
-// annotation and Argo CD's refresh annotation, nothing else — within the rate limits. The same pass runs every few
-// minutes anyway: the decision is level-triggered, so nothing depends on seeing every event.
-import { ListWatch } from '@kubernetes/client-node/dist/cache.js';
+// `rollstamp refresh`: one pass. It hands the caches (watchers.ts, or --once's lists) to the core's decision
+// (function/refresh/) and, while this replica leads, PATCHes the Applications it names — Argo CD's refresh
+// annotation and its own, nothing else — within the rate limits. A request held back is asked again by a later
+// pass: the decision is level-triggered, so nothing depends on seeing every event.
 import { ARGOCD_REFRESH_ANNOTATION, decideRefreshes, REFRESH_REQUESTED_ANNOTATION, type ApplicationView, type Baselines, type LiveSource, type RefreshRequest, type WorkloadView } from '../../../function/index.ts';
 import { Api, ApiError } from './api.ts';
-import { Informer, type InformerEvents } from './informers.ts';
 import { Metrics } from './metrics.ts';
 import type { RefreshOptions } from './options.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { line, ProblemLog, requestLine } from './report.ts';
-import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimMeta, type SlimSource, type SlimWorkload, type WatchedType } from './slim.ts';
-
-/** A pass runs at least this often, changes or not. */
-export const RESYNC_MS = 5 * 60_000;
-const SOURCES: ReadonlyArray<WatchedType & { kind: 'Secret' | 'ConfigMap' }> = [
-  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret' },
-  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' },
-];
-const APPLICATIONS: WatchedType = { group: 'argoproj.io', version: 'v1alpha1', resource: 'applications', kind: 'Application' };
+import type { SlimApplication, SlimSource, SlimWorkload } from './slim.ts';
 
 /** The caches a pass reads: everything the decision needs, from the informers or (--once) from one list each. */
 export interface Caches {
@@ -80,10 +69,14 @@ export class Passes {
     const scope = { argocdNamespace: o.argocdNamespace, applicationNamespaces: new Set(o.applicationNamespaces), sharedNamespaces: new Set(o.sharedNamespaces), ...(o.namespaces ? { watched: new Set(o.namespaces) } : {}) };
     const decision = decideRefreshes({ workloads, sources, applications: apps, scope, ...(o.hashKey ? { hashKey: o.hashKey } : {}), baselines: this.baselines });
     this.baselines = decision.baselines;
-    for (const gone of [...this.deferred].filter((k) => !apps.has(k))) {
-      this.deferred.delete(gone);
+    const wanted = new Set(decision.requests.map((r) => `${r.application.namespace}/${r.application.name}`));
+    for (const key of this.deferred) {
+      if (wanted.has(key)) continue;
+      this.deferred.delete(key); // nothing to request any more (the change was rendered meanwhile), or gone:
+      if (apps.has(key)) continue;
+      this.limiter.forget(key);
       this.metrics.droppedGone++;
-      this.write(line(`Application ${gone} was deleted before its refresh was requested: dropped`));
+      this.write(line(`Application ${key} was deleted before its refresh was requested: dropped`));
     }
     const outcome: PassOutcome = { requested: 0, already: decision.alreadyRequested.length };
     if (!act) return outcome;
@@ -131,82 +124,3 @@ export class Passes {
   }
 }
 
-type AnyInformer = Informer<{ metadata: SlimMeta }>;
-
-/** The informers of a long-running refresher, and what they say about readiness. */
-export class Watchers implements Caches {
-  private readonly sourceInformers: Array<{ kind: 'Secret' | 'ConfigMap'; informer: Informer<SlimSource> }> = [];
-  private readonly workloadInformers: Array<Informer<SlimWorkload>> = [];
-  private readonly appInformers: Array<Informer<SlimApplication>> = [];
-  private readonly notServed = new Set<AnyInformer>();
-
-  constructor(
-    private readonly api: Api,
-    options: RefreshOptions,
-    digestKey: Uint8Array,
-    private readonly metrics: Metrics,
-    private readonly events: InformerEvents,
-  ) {
-    for (const ns of options.namespaces ?? [undefined]) {
-      for (const t of SOURCES) this.sourceInformers.push({ kind: t.kind, informer: this.make(t, ns, (raw) => slimSource(raw, t.kind, digestKey)) });
-      for (const t of options.workloadTypes) {
-        const type = { ...t };
-        this.workloadInformers.push(this.make(type, ns, (raw) => slimWorkload(raw, type)));
-      }
-    }
-    for (const ns of [options.argocdNamespace, ...options.applicationNamespaces]) this.appInformers.push(this.make(APPLICATIONS, ns, (raw) => slimApplication(raw)));
-  }
-
-  /** An informer whose failures, first list and restarts also feed the metrics and the readiness. */
-  private make<T extends { metadata: SlimMeta }>(type: WatchedType, ns: string | undefined, slim: (raw: Record<string, unknown>) => T): Informer<T> {
-    const { events, metrics } = this;
-    let informer: Informer<T> | undefined;
-    const own: InformerEvents = {
-      changed: () => events.changed(),
-      failed: (err, retryMs, attempt) => {
-        if (err.failure === 'not-found') this.notServed.add(informer!);
-        else metrics.count(metrics.apiErrors, err.failure);
-        events.failed(err, retryMs, attempt);
-      },
-      synced: () => {
-        this.notServed.delete(informer!);
-        events.synced();
-      },
-      restarted: () => {
-        metrics.count(metrics.watchRestarts, type.resource);
-        events.restarted();
-      },
-    };
-    informer = new Informer<T>(this.api, type, ns, slim, own, ListWatch);
-    return informer;
-  }
-
-  private all(): AnyInformer[] {
-    return [...this.sourceInformers.map((s) => s.informer), ...this.workloadInformers, ...this.appInformers];
-  }
-
-  start(): void {
-    for (const i of this.all()) i.start();
-  }
-
-  stop(): void {
-    for (const i of this.all()) i.stop();
-  }
-
-  /** Why not ready: the resources whose first list has not completed (a resource the server does not serve counts as done). */
-  notReady(): string | undefined {
-    const waiting = [...new Set(this.all().filter((i) => !i.isSynced && !this.notServed.has(i)).map((i) => i.type.resource))];
-    return waiting.length === 0 ? undefined : `waiting for the first list of ${waiting.join(', ')}`;
-  }
-
-  /** Objects cached, by resource. */
-  counts(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const i of this.all()) out.set(i.type.resource, (out.get(i.type.resource) ?? 0) + i.list().length);
-    return out;
-  }
-
-  workloads = (): readonly SlimWorkload[] => this.workloadInformers.flatMap((i) => i.list());
-  sources = (): ReadonlyArray<{ kind: 'Secret' | 'ConfigMap'; slim: SlimSource }> => this.sourceInformers.flatMap((s) => s.informer.list().map((slim) => ({ kind: s.kind, slim })));
-  applications = (): readonly SlimApplication[] => this.appInformers.flatMap((i) => i.list());
-}
