@@ -206,6 +206,24 @@ test('two replicas with --leader-elect: one acts; when it stops, the other takes
   }
 });
 
+test('--namespaces with many namespaces: every watch gets a connection (nine resources each, over HTTP/1.1)', async () => {
+  const cluster = await startFakeCluster({ bookmarkMs: 500 });
+  const namespaces = Array.from({ length: 6 }, (_, i) => `team-${i}`);
+  const db = putSecret(cluster, 'team-5', 'db', { password: 'p0' });
+  putDeployment(cluster, 'team-5', 'web', 'team', [{ source: db, keys: ['password'] }]);
+  putApplication(cluster, 'team', [{ namespace: 'team-5', name: 'web' }]);
+  const r = startRefresher(cluster, ['--namespaces', namespaces.join(',')]);
+  try {
+    await started(r);
+    await r.until(() => cluster.openWatches() === namespaces.length * 9 + 1);
+    rotate(cluster, 'team-5', 'db', 'password', 'p1');
+    await r.until(() => appPatches(cluster).length === 1);
+  } finally {
+    await r.stop();
+    await cluster.close();
+  }
+});
+
 test('a repository that forges records cannot reach another team: entries outside the namespace, and other Applications, are refused (#33)', async () => {
   const cluster = await startFakeCluster({ bookmarkMs: 200 });
   const theirs = putSecret(cluster, 'payments', 'stripe', { key: 'k0' });

@@ -42,6 +42,7 @@ export interface ApiOptions {
 /** Largest answer accepted: a page of a list (limit 100 objects of at most ~1.5 MiB each). */
 const MAX_BODY_BYTES = 192 * 1024 * 1024;
 const RENEW_EVERY_MS = 5 * 60_000;
+const MAX_SOCKETS = 4096;
 const MAX_RETRY_AFTER_MS = 30_000;
 
 export class Api {
@@ -63,7 +64,9 @@ export class Api {
   }
 
   private static connectTo(loaded: LoadedKubeConfig, options: ApiOptions, agent?: Connection['agent']): Promise<Connection> {
-    return connect(loaded, { env: options.env, concurrency: 32, remainingMs: () => 30_000, deadlineMs: 30_000, onPhase: () => {}, ...(agent ? { agent } : {}) });
+    // Each watch holds a socket for minutes (HTTP/1.1): nine resources per namespace of --namespaces must never
+    // wait for one another, so the agent's socket cap is far above what a refresher opens.
+    return connect(loaded, { env: options.env, concurrency: MAX_SOCKETS, remainingMs: () => 30_000, deadlineMs: 30_000, onPhase: () => {}, ...(agent ? { agent } : {}) });
   }
 
   /** `https://host:port`, for messages. */
