@@ -9,10 +9,15 @@ export type { Run, RunOutcome } from './run/run.ts';
 export type { Config, ReadLimits } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
 export type { Kagent1xFailure, Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
-export type { FetchedSources } from './model/dependencies.ts';
+export type { FetchedSources, LiveVersions } from './model/dependencies.ts';
 export type { LiveNeed } from './model/plan.ts';
 export type { SourceReport, TargetReport } from './model/reports.ts';
 
+export { decideRefreshes } from './refresh/decide.ts';
+export { liveSourceOf } from './hash/record-digest.ts';
+export { resourceKey } from './refresh/tracking.ts';
+export type { ApplicationView, Baselines, LiveChange, LiveSource, RefreshRequest, WorkloadView } from './model/refresh.ts';
+export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOTATION, LIVE_RECORD_ANNOTATION, REFRESH_REQUESTED_ANNOTATION } from './model/constants.ts';
 export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';

@@ -26,6 +26,7 @@ Commands:
   generate  Argo CD config management plugin: render the current directory, stamp, print
   explain   show each target's sources, keys and digests (never values); -o json|yaml for machines
   diff      compare two renders: which workloads roll, which sources and keys caused it
+  refresh   Argo CD: hard-refresh the Applications whose live Secrets or ConfigMaps changed
   version   print the version; -o json adds the commit and build date
   completion  print a shell completion script: bash, zsh or fish
 
@@ -38,6 +39,8 @@ hash scheme, diff, live reads, kagent).`;
 interface Command {
   help: () => Promise<string>;
   run: (args: readonly string[], io: Io) => Promise<number>;
+  /** Runs until told to stop (io.signal): main.ts asks it to stop on SIGTERM instead of ending the process. */
+  longRunning?: true;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -61,6 +64,11 @@ const COMMANDS: Record<string, Command> = {
     help: async () => (await import('./commands/diff.ts')).DIFF_HELP,
     run: async (a, io) => (await import('./commands/diff.ts')).runDiff(a, io),
   },
+  refresh: {
+    help: async () => (await import('./commands/refresh/refresh.ts')).REFRESH_HELP,
+    run: async (a, io) => (await import('./commands/refresh/refresh.ts')).runRefresh(a, io),
+    longRunning: true,
+  },
   version: {
     help: async () => (await import('./commands/version.ts')).VERSION_HELP,
     run: async (a, io) => (await import('./commands/version.ts')).runVersion(a, io),
@@ -72,6 +80,15 @@ const COMMANDS: Record<string, Command> = {
 };
 
 export const VERSION: string = pkg.version;
+
+/**
+ * Whether `argv` runs a long-running command (not its help): main.ts then forwards SIGTERM to it as a stop
+ * request and exits with its status, rather than ending the process with 143.
+ */
+export function isLongRunning(argv: readonly string[]): boolean {
+  const args = argv.filter((a) => a !== '--debug');
+  return COMMANDS[args[0] ?? '']?.longRunning === true && !args.includes('--help') && !args.includes('-h');
+}
 
 /** Runs one invocation; returns the exit code. Throws RollstampError for usage and input problems. */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {

@@ -11,7 +11,7 @@ import type { Config, RawSettings } from '../function/index.ts';
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', type: 'string', arg: 'FILE', help: 'RollstampConfig (rollstamp.dev/v1alpha1) or ConfigMap with the settings below' },
   ...SETTINGS.flatMap((s): FlagSpec[] => {
-    if (!s.flag) return [];
+    if (!s.flag || s.command !== undefined) return [];
     const { name, short, arg, help } = s.flag;
     return [{ name, type: 'string', ...(short ? { short } : {}), ...(s.values ? { values: s.values } : {}), ...(arg ? { arg } : {}), help }];
   }),
@@ -33,7 +33,7 @@ export const CONFIG_FLAGS_HELP = `Config (flags win over --config; see schemas/r
 ${flagsHelp(CONFIG_FLAGS)}`;
 
 /** Flag → functionConfig field, for the flags that set one. */
-const FIELD_OF: Record<string, string> = Object.fromEntries(SETTINGS.flatMap((s) => (s.flag && s.field ? [[s.flag.name, s.name]] : [])));
+const FIELD_OF: Record<string, string> = Object.fromEntries(SETTINGS.flatMap((s) => (s.flag && s.field && s.command === undefined ? [[s.flag.name, s.name]] : [])));
 
 /** Config fields set by flags, named as in the config. */
 export function overridesFromFlags(values: Record<string, unknown>): RawSettings {

@@ -16,4 +16,9 @@ export interface Io {
   trace?(phase: string): void;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /**
+   * Aborted when a long-running command (`refresh`) is asked to stop (SIGTERM, SIGINT): it then ends its work
+   * and returns its exit status. Other commands are ended by main.ts without it. Default: never aborted.
+   */
+  signal?: AbortSignal;
 }

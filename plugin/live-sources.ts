@@ -7,7 +7,7 @@ import type { Io } from './io.ts';
 import { positiveWholeEnv } from './settings.ts';
 import { envOf, setting } from './settings-table.ts';
 import type { RunDeadline } from './run-deadline.ts';
-import { type FetchedSources, type LiveNeed, oneLine, type Run } from '../function/index.ts';
+import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../function/index.ts';
 import { runEnv } from './run-settings.ts';
 
 export interface LiveSettings {
@@ -65,20 +65,26 @@ export function liveSettingsForGenerate(io: Io): LiveSettings {
   };
 }
 
+/** What a run read from the cluster: the sources, and the version of each one found (for the live-read record). */
+export interface LiveRead {
+  fetched: FetchedSources;
+  versions: LiveVersions;
+}
+
 /**
  * Reads what the run needs from the cluster under its `config.live`; undefined when nothing is to be read.
  * - With planning errors nothing is read (the run's `needs` is undefined; `finish` reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
-export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: Io): Promise<FetchedSources | undefined> {
+export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: Io): Promise<LiveRead | undefined> {
   if (run.needs === undefined) return undefined;
   const inScope: LiveNeed[] = [];
   for (const n of run.needs) {
     if (settings.namespaces === undefined || settings.namespaces.has(n.namespace)) inScope.push(n);
     else io.writeStderr(`rollstamp: warning: ${oneLine(`${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read`)}\n`);
   }
-  if (inScope.length === 0) return new Map();
+  if (inScope.length === 0) return { fetched: new Map(), versions: new Map() };
   const maxReads = positiveWholeEnv(io, MAX_LIVE_READS_ENV, 'reads') ?? DEFAULT_MAX_LIVE_READS;
   if (inScope.length > maxReads) {
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
@@ -94,7 +100,7 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
     ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   });
-  return outcome.fetched;
+  return { fetched: outcome.fetched, versions: outcome.versions };
 }
 
 /** The live reads' own deadline (ROLLSTAMP_LIVE_DEADLINE_SECONDS), within what is left of the run's. */
@@ -106,7 +112,7 @@ export function liveDeadlineMs(ownMs: number, run: RunDeadline | undefined): num
  * The environment live reads (and a kubeconfig exec credential plugin) see: not the hash key, nor anything an
  * Argo CD Application set (ARGOCD_ENV_*).
  */
-function credentialEnv(env: Io['env']): Io['env'] {
+export function credentialEnv(env: Io['env']): Io['env'] {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
 }
 

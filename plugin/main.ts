@@ -5,13 +5,16 @@
 //   (ERR_WORKER_OUT_OF_MEMORY), so here that is one line and exit 1, in every phase.
 // - SIGTERM: this thread is idle while the worker reads, plans, hashes and writes (synchronous work a handler
 //   in the same thread would wait for), so its handler runs at once in every phase: it kills the renderers'
-//   process groups and exits 143 (Argo CD's cmp-server SIGTERMs at its deadline).
+//   process groups and exits 143 (Argo CD's cmp-server SIGTERMs at its deadline). A long-running command
+//   (`refresh`) is asked to stop instead (SIGTERM or SIGINT): it releases what it holds and ends with its own
+//   status, 0; if it has not ended within STOP_BUDGET_MS this thread ends the process with 0 itself (#34: a
+//   Deployment's pod must stop within its grace period, and nothing it writes is left half done).
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { VERSION } from './cli.ts';
+import { isLongRunning, VERSION } from './cli.ts';
 import { errorLine } from './errors.ts';
 
 /**
@@ -21,6 +24,8 @@ import { errorLine } from './errors.ts';
  */
 const SIGPIPE_STATUS = 141;
 const MIB = 1024 * 1024;
+/** How long a long-running command may take to stop after SIGTERM (the promise is 5 s). */
+const STOP_BUDGET_MS = 4000;
 
 const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
@@ -60,12 +65,28 @@ function supervise(): void {
     process.stderr.write(`rollstamp: terminated (SIGTERM)${when}\n`);
     process.exit(143);
   };
-  process.on('SIGTERM', () => {
-    if (writing) termPending = true; // the output must not be cut short: end once it is written
-    else void terminate('');
-  });
-
   const send = (m: ToWorker, transfer: TransferListItem[] = []): void => worker.postMessage(m, transfer);
+  if (isLongRunning(start.argv)) {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      send({ kind: 'stop' });
+      const late = setTimeout(() => {
+        process.stderr.write(`rollstamp: stopped (${signal}) before the command finished stopping by itself\n`);
+        process.exit(0);
+      }, STOP_BUDGET_MS);
+      late.unref();
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  } else {
+    process.on('SIGTERM', () => {
+      if (writing) termPending = true; // the output must not be cut short: end once it is written
+      else void terminate('');
+    });
+  }
+
   worker.on('message', (m: ToMain) => {
     switch (m.kind) {
       case 'stderr':

@@ -25,8 +25,8 @@ export type ToMain =
   | { kind: 'child'; pid: number; running: boolean }
   | { kind: 'done'; exitCode: number };
 
-/** main.ts → worker: the answer to `stdout` (written) and to `stdin` (all of it). */
-export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array };
+/** main.ts → worker: the answer to `stdout` (written) and to `stdin` (all of it); `stop` asks a long-running command to end. */
+export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array } | { kind: 'stop' };
 
 /**
  * Runs the CLI with `workerData` (a WorkerStart) and posts `done` with the exit status.
@@ -47,6 +47,10 @@ export async function runWorker(): Promise<void> {
       port.on('message', on);
     });
   onChild((pid, running) => post({ kind: 'child', pid, running }));
+  const stop = new AbortController();
+  port.on('message', (m: ToWorker) => {
+    if (m.kind === 'stop') stop.abort();
+  });
   const io: Io = {
     async readStdin() {
       const reply = answer('stdin');
@@ -65,6 +69,7 @@ export async function runWorker(): Promise<void> {
     stdinIsTTY: start.stdinIsTTY,
     env: start.env,
     cwd: start.cwd,
+    signal: stop.signal,
   };
   let exitCode: number;
   try {

@@ -31,6 +31,11 @@ export interface SettingDeclaration {
   values?: readonly string[];
   /** The default, as the help shows it. */
   default?: string;
+  /**
+   * A setting of one command only, set by its flag (`refresh`): not a config flag of stamp, explain and diff. A
+   * boolean row's flag takes no value.
+   */
+  command?: 'refresh';
 }
 
 /**
@@ -96,6 +101,44 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   // What a repository's spec.kinds may declare (#33): entries, and paths per entry.
   { name: 'maxKinds', field: false, env: 'ROLLSTAMP_MAX_KINDS', argocd: 'operator', type: 'number', default: '100' },
   { name: 'maxKindPaths', field: false, env: 'ROLLSTAMP_MAX_KIND_PATHS', argocd: 'operator', type: 'number', default: '32' },
+  // `rollstamp refresh` (#34); it also takes kubeconfig, kubeContext and hashKeyFile above.
+  { name: 'once', field: false, command: 'refresh', type: 'boolean', flag: { name: 'once', help: 'one pass over the cluster, then exit (a CronJob, CI); default: run until stopped' } },
+  { name: 'argocdNamespace', field: false, command: 'refresh', type: 'string', default: 'argocd', flag: { name: 'argocd-namespace', arg: 'NS', help: 'where Argo CD\'s Applications live (default: argocd)' } },
+  {
+    name: 'applicationNamespaces',
+    field: false,
+    command: 'refresh',
+    type: 'string',
+    flag: { name: 'application-namespaces', arg: 'NS,...', help: 'more namespaces whose Applications it may refresh (Argo CD\'s\napplication.namespaces; tracking ids written NS_NAME)' },
+  },
+  {
+    name: 'watchNamespaces',
+    field: false,
+    command: 'refresh',
+    type: 'string',
+    flag: { name: 'namespaces', arg: 'NS,...', help: 'the only namespaces whose workloads, Secrets and ConfigMaps it reads\n(default: every namespace; with it, no request reaches any other)' },
+  },
+  {
+    name: 'sharedNamespaces',
+    field: false,
+    command: 'refresh',
+    type: 'string',
+    flag: { name: 'shared-namespaces', arg: 'NS,...', help: 'namespaces a record may name besides the workload\'s own (as the\nsidecar\'s ROLLSTAMP_LIVE_NAMESPACES; default: none)' },
+  },
+  {
+    name: 'workloadKinds',
+    field: false,
+    command: 'refresh',
+    type: 'string',
+    default: 'apps/v1/deployments,apps/v1/statefulsets,apps/v1/daemonsets,apps/v1/replicasets,batch/v1/cronjobs,argoproj.io/v1alpha1/rollouts,kagent.dev/v1alpha2/agents',
+    flag: { name: 'workload-kinds', arg: 'G/V/R,...', help: 'workload resources to watch for records, as group/version/resource\n(default: Deployments, StatefulSets, DaemonSets, ReplicaSets, CronJobs,\nArgo Rollouts, kagent 0.x Agents; one the cluster does not serve is skipped)' },
+  },
+  { name: 'leaderElect', field: false, command: 'refresh', type: 'boolean', flag: { name: 'leader-elect', help: 'act only while holding a coordination.k8s.io/v1 Lease (two replicas)' } },
+  { name: 'leaseName', field: false, command: 'refresh', type: 'string', default: 'rollstamp-refresh', flag: { name: 'lease-name', arg: 'NAME', help: 'the Lease of --leader-elect (default: rollstamp-refresh, in --argocd-namespace)' } },
+  { name: 'listen', field: false, command: 'refresh', type: 'string', default: ':8080', flag: { name: 'listen', arg: 'ADDR', help: 'serve /healthz, /readyz and /metrics on [HOST]:PORT, or off (default: :8080)' } },
+  { name: 'debounceSeconds', field: false, command: 'refresh', type: 'number', default: '1', flag: { name: 'debounce', arg: 'SECONDS', help: 'changes this close together are one burst: one pass (default: 1)' } },
+  { name: 'minIntervalSeconds', field: false, command: 'refresh', type: 'number', default: '30', flag: { name: 'min-interval', arg: 'SECONDS', help: 'at most one request per Application this often; later ones wait (default: 30)' } },
+  { name: 'maxPerMinute', field: false, command: 'refresh', type: 'number', default: '30', flag: { name: 'max-per-minute', arg: 'N', help: 'at most this many requests per minute in all; later ones wait (default: 30)' } },
 ];
 
 /** The declaration of a setting by name; a name not in the table is a bug. */

@@ -76,7 +76,7 @@ export const MAX_HASH_KEY_BYTES = 4096;
  * - The file must be a regular file of at most MAX_HASH_KEY_BYTES: a FIFO, a device (`/dev/zero`) or a
  *   directory is refused at once, without reading from it.
  */
-export async function loadHashKey(config: Config, io: Io): Promise<Uint8Array | undefined> {
+export async function loadHashKey(config: Pick<Config, 'hashKeyFile'>, io: Io): Promise<Uint8Array | undefined> {
   const fromEnv = runEnv(io)[HASH_KEY_ENV] || undefined;
   const file = config.hashKeyFile ?? (runEnv(io)[HASH_KEY_FILE_ENV] || undefined);
   if (fromEnv !== undefined && file !== undefined) throw new UsageError(`both ${HASH_KEY_ENV} and a hash key file are set; use one`);

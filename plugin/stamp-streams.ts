@@ -69,6 +69,6 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
     ...(io.trace ? { trace: (phase: string) => io.trace?.(phase) } : {}),
   });
   io.trace?.('reading the cluster');
-  const fetched = await readLiveSources(run, options.live ?? {}, io);
-  return run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
+  const live = await readLiveSources(run, options.live ?? {}, io);
+  return run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
 }

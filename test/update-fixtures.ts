@@ -2,11 +2,23 @@
 // update run is never mistaken for a passing one. Review the diff before committing.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCases, stampArgs } from './support/fixtures.ts';
-import { runInProcess } from './support/run-cli.ts';
+import { clusterStampArgs, startCaseCluster } from './support/cluster-fixtures.ts';
+import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
+import { runInProcess, type CliRun } from './support/run-cli.ts';
 
-for (const c of loadCases()) {
-  const run = await runInProcess(stampArgs(c), { cwd: c.dir });
+/** The case's `stamp` run; a case with a cluster.yaml reads its objects from a fake cluster. */
+async function stampCase(c: GoldenCase): Promise<CliRun> {
+  if (c.cluster === undefined) return runInProcess(stampArgs(c), { cwd: c.dir });
+  const served = await startCaseCluster(c);
+  try {
+    return await runInProcess(clusterStampArgs(c, served.kubeconfig), { cwd: c.dir });
+  } finally {
+    await served.close();
+  }
+}
+
+for (const c of [...loadCases(), ...loadCases('cluster')]) {
+  const run = await stampCase(c);
   for (const f of ['expected.yaml', 'errors.txt', 'warnings.txt']) rmSync(join(c.dir, f), { force: true });
   if (run.code === 0) {
     writeFileSync(join(c.dir, 'expected.yaml'), run.stdout);

@@ -45,6 +45,13 @@ class Message {
   }
 }
 
+/** A message of `fields`, each length-prefixed as in every scheme v1 message (the live-read record's digest uses it). */
+export function fieldsMessage(fields: ReadonlyArray<string | Uint8Array>): Buffer {
+  const m = new Message();
+  for (const f of fields) m.field(f);
+  return m.bytes();
+}
+
 /** What a source digest covers: identity, and either "missing" or the selected keys. */
 export interface SourceInput {
   cls: string;

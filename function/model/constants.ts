@@ -20,6 +20,19 @@ export const IGNORE_ANNOTATION = 'rollstamp.dev/ignore';
 export const CONTROL_ANNOTATIONS: readonly string[] = [ENABLED_ANNOTATION, EXTRA_SECRETS_ANNOTATION, EXTRA_CONFIGMAPS_ANNOTATION, IGNORE_ANNOTATION];
 /** Prefixes of the orchestrators' own annotations (kpt, kustomize), which pass through untouched. */
 export const ORCHESTRATOR_PREFIXES: readonly string[] = ['config.kubernetes.io/', 'internal.config.kubernetes.io/', 'kustomize.config.k8s.io/'];
+/**
+ * On a workload's own metadata (never its pod template): which Secrets and ConfigMaps the render read from the
+ * cluster for it, and which keys (model/live-record.ts). Written by the render only; `rollstamp refresh` reads it.
+ */
+export const LIVE_RECORD_ANNOTATION = 'rollstamp.dev/live-reads';
+/** On an Argo CD Application: the change `rollstamp refresh` last requested a hard refresh for (its own annotation). */
+export const REFRESH_REQUESTED_ANNOTATION = 'rollstamp.dev/refresh-requested';
+/** Argo CD: set to `hard` on an Application, the controller regenerates its manifests and removes it. */
+export const ARGOCD_REFRESH_ANNOTATION = 'argocd.argoproj.io/refresh';
+/** Argo CD annotation tracking: `APP:GROUP/KIND:NAMESPACE/NAME`, APP written `NS_NAME` outside the control plane's namespace. */
+export const ARGOCD_TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
+/** Argo CD label tracking: the Application's name (in Argo CD's own namespace). */
+export const ARGOCD_INSTANCE_LABEL = 'app.kubernetes.io/instance';
 
 /** Items marked local-config are orchestrator inputs (kpt fn-config, Kptfile), never objects to apply. */
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';

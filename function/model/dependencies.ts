@@ -82,3 +82,6 @@ export type Resolution =
 
 /** Sources read outside the core (the live cluster): id → entries, or null for "not found". */
 export type FetchedSources = ReadonlyMap<string, SourceEntries | null>;
+
+/** The uid and resourceVersion of each source read from the cluster (by id), for the live-read record. */
+export type LiveVersions = ReadonlyMap<string, { uid: string; resourceVersion: string }>;

@@ -41,6 +41,24 @@ export interface PlannedTarget {
   edit?: EditPlan;
   /** The item's tree, kept only when its document can be printed again (read by the yaml library). */
   node?: MapNode;
+  /** Where its live-read record goes (planned with the stamp site, when that is fine). */
+  record?: RecordSite;
+}
+
+/**
+ * Where an object's live-read record goes (its own `metadata.annotations`, model/live-record.ts) and the record it
+ * carries now: every target has one, and so does any other object that carries a record (the render replaces it).
+ */
+export interface RecordSite {
+  /** Index of the object's item in the planned items. */
+  item: number;
+  subject: Subject;
+  /** The record the input carries, if any. */
+  previous?: string;
+  /** Where the record goes in the source text; undefined when only a fresh rendering can write it. */
+  edit?: EditPlan;
+  /** The item's tree, kept only when its document can be printed again. */
+  node?: MapNode;
 }
 
 /** An object hashed as a unit (a ModelConfig): its references, read once, and the results reading them gave (reported when it is first hashed). */
@@ -64,6 +82,8 @@ export interface Plan {
   items: number;
   /** How many of them are of a kind some target kind selects (a workload, a kagent 0.x Agent …), chosen or not. */
   selectable: number;
+  /** Objects that are not targets but carry a live-read record, which the render replaces with the empty one. */
+  strayRecords: RecordSite[];
   /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
   kagent1x?: KObject[];
   /** What planning spent of Config.maxKeyWork: the paths of declared kinds read in each object (#33). */

@@ -38,7 +38,14 @@ export type ResultCode =
   | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
   | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
   | 'KAGENT_1X_NOT_STAMPED' // kagent 1.x objects pass through: kagent compiles its own revisions (#20, #35)
-  | 'STAMPED';
+  | 'STAMPED'
+  | 'RECORDED' // a workload's live-read record was written (#34)
+  | 'RECORD_REPLACED' // the input carried a live-read record this run did not write: replaced with the empty one (#34)
+  | 'RECORD_TOO_LARGE' // a live-read record longer than its limit (#34)
+  | 'BAD_RECORD' // refresh: a live-read record that does not read as one (#34)
+  | 'RECORD_OUT_OF_SCOPE' // refresh: a record names an object outside the namespaces it may act on (#34)
+  | 'UNMANAGED_WORKLOAD' // refresh: no Application in scope lists the workload among its resources (#34)
+  | 'HASH_KEY_MISMATCH'; // refresh: a record digest differs at the version it was made from: another hash key (#34)
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -15,10 +15,12 @@ import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
+import { LIVE_RECORD_ANNOTATION } from '../model/constants.ts';
+import { RECORD_SITE } from '../model/live-record.ts';
 import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
-import type { LiveNeed, UnitPlan, Plan, PlannedTarget } from '../model/plan.ts';
+import type { LiveNeed, UnitPlan, Plan, PlannedTarget, RecordSite } from '../model/plan.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
@@ -44,6 +46,8 @@ export class Planner {
   private readonly planned = new Map<Target, PlannedTarget>();
   /** kagent 1.x objects: never targets; their trees stay for `diff` and `explain` (#20). */
   private readonly kagent1x: KObject[] = [];
+  /** Objects that are not targets but carry a live-read record (the render replaces it). */
+  private readonly strayRecords: RecordSite[] = [];
   /** Objects of a kind some target kind selects, chosen or not. */
   private selectable = 0;
   /** Once-per-run pass-through notes given so far (see selectTarget). */
@@ -79,6 +83,9 @@ export class Planner {
       if (this.overBudget) continue;
       const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
+      // A record only the render may write (#34): one the input carries on any object whose tree is still at hand
+      // (not a decoded Secret or ConfigMap, which nothing reads records from) is replaced.
+      if (!target && !obj.decoded && obj.annotations.has(LIVE_RECORD_ANNOTATION)) this.strayRecords.push(this.planRecord(obj));
       if (!target || !this.spend(target)) continue;
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
       this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
@@ -96,8 +103,8 @@ export class Planner {
       return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
     });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
-    const { config, index, units, results, kagent1x, selectable, workSpent } = this;
-    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent };
+    const { config, index, units, results, kagent1x, selectable, workSpent, strayRecords } = this;
+    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent, strayRecords };
   }
 
   /**
@@ -114,6 +121,22 @@ export class Planner {
     const message = `more than ${limit} keys and declared paths to read: each path of ${target.row!.declaredAt} (${cost}) counts once in every object it is read in; the limit is ROLLSTAMP_MAX_KEY_WORK`;
     this.results.push(errorResult('TOO_MUCH_KEY_WORK', message, target.obj.subject));
     return false;
+  }
+
+  /**
+   * Where the object's live-read record goes. When the stamp goes into the same annotations map (a ModelConfig's
+   * informational hash), two planned inserts would each create the map: the record is then written by a fresh
+   * rendering.
+   */
+  private planRecord(obj: KObject, stampSite?: StampSite): RecordSite {
+    const site: RecordSite = { item: obj.index, subject: obj.subject };
+    const previous = obj.annotations.get(LIVE_RECORD_ANNOTATION);
+    if (previous !== undefined) site.previous = previous;
+    const sameMap = stampSite?.kind === 'annotation' && stampSite.path.join('\0') === RECORD_SITE.path.join('\0');
+    const edit = sameMap ? undefined : this.planEdit(obj.item.node, RECORD_SITE, LIVE_RECORD_ANNOTATION);
+    if (edit) site.edit = edit;
+    if (isReprintable(obj.item.readBy)) site.node = obj.item.node;
+    return site;
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
@@ -162,6 +185,7 @@ export class Planner {
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
       if (isReprintable(obj.item.readBy)) out.node = obj.item.node;
+      out.record = this.planRecord(obj, site);
     }
     return out;
   }

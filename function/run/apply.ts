@@ -1,21 +1,24 @@
 // Run stage: the two halves of the core around the live reads. `startPlan` reads the input once — index,
 // targets, stamp sites, dependencies, text edits — and says which sources only the cluster could supply;
 // `apply` resolves, hashes and stamps from the plan alone. The runs (stream-run.ts, list-run.ts) drive both.
-import { ENV_STAMP_NAME } from '../model/constants.ts';
+import { ENV_STAMP_NAME, LIVE_RECORD_ANNOTATION } from '../model/constants.ts';
+import { EMPTY_RECORD, RECORD_SITE } from '../model/live-record.ts';
+import { formatPath } from '../model/nodes.ts';
+import { liveRecords } from '../hash/live-records.ts';
 import { makeHasher } from '../hash/scheme.ts';
 import { KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
 import { hashTarget, type HashContext } from '../hash/targets.ts';
 import { Planner } from '../plan/plan.ts';
-import { errorResult, hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
+import { errorResult, hasErrors, infoResult, sortResults, warningResult, type Result } from '../model/results.ts';
 import { writeStamp } from '../write/stamp.ts';
 import { previewKagent1x } from '../hash/kagent1x-secret-hash.ts';
 import { planStampEdit } from '../write/text-edit.ts';
 import { fillEdit, type TextEdit } from '../model/target.ts';
 import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
-import type { FetchedSources } from '../model/dependencies.ts';
+import type { FetchedSources, LiveVersions } from '../model/dependencies.ts';
 import type { Item } from '../model/object.ts';
-import type { Plan, PlannedTarget } from '../model/plan.ts';
+import type { Plan, PlannedTarget, RecordSite } from '../model/plan.ts';
 import type { TargetReport } from '../model/reports.ts';
 import type { Kagent1xReport } from '../model/kagent1x.ts';
 
@@ -24,6 +27,8 @@ export interface ApplyOptions {
   hashKey?: Uint8Array;
   /** Sources read from the cluster for the ids the plan's `needs` listed. */
   fetched?: FetchedSources;
+  /** The uid and resourceVersion of each source read (the live-read record names them). Default: none known. */
+  versions?: LiveVersions;
   /**
    * Report every selected key of each source (SourceReport.keys), as explain and diff print them; without it a
    * report lists only the keys the target names. Rows count against Config.maxKeyWork. Default: false.
@@ -41,11 +46,11 @@ export interface StampOutcome {
   results: Result[];
   targets: TargetReport[];
   /**
-   * Items (by their index among the planned items) that were stamped, each with the text edit that writes the
-   * stamp into its source (undefined when only a fresh rendering can). Empty when there are errors: then
-   * nothing is stamped.
+   * Items (by their index among the planned items) that were stamped or whose live-read record changed, each with
+   * the text edits that write them into its source (undefined when only a fresh rendering can). Empty when there
+   * are errors: then nothing is stamped.
    */
-  changed: Map<number, TextEdit | undefined>;
+  changed: Map<number, TextEdit[] | undefined>;
   /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
   kagent1x?: Kagent1xReport;
 }
@@ -101,19 +106,48 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   const reports = hashTargets(planned.targets, ctx);
   if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
   const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
-  const changed = new Map<number, TextEdit | undefined>();
+  const records = liveRecords(planned.targets, ctx, options.versions);
+  const changed = new Map<number, TextEdit[] | undefined>();
   if (!hasErrors(results)) {
     planned.targets.forEach((t, i) => {
       const report = reports[i];
-      if (!report?.changed) return;
-      // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
-      if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
-      changed.set(t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
-      const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
-      results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
+      if (report?.changed) {
+        // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
+        if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
+        addEdit(changed, t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
+        const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
+        results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
+      }
+      if (report && t.record) writeRecord(t.record, records.get(t), changed, results);
     });
+    for (const site of planned.strayRecords) writeRecord(site, undefined, changed, results);
   }
   return { results: sortResults(results), targets: reports.filter((r): r is TargetReport => r !== undefined), changed, ...(kagent1x ? { kagent1x } : {}) };
+}
+
+/** Adds an item's edit; an item with an edit-less change (undefined) is rendered afresh whatever else it has. */
+function addEdit(changed: Map<number, TextEdit[] | undefined>, item: number, edit: TextEdit | undefined): void {
+  const edits = changed.get(item);
+  if (changed.has(item) && edits === undefined) return;
+  changed.set(item, edit === undefined ? undefined : [...(edits ?? []), edit]);
+}
+
+const RECORD_FIELD = formatPath([...RECORD_SITE.path, LIVE_RECORD_ANNOTATION]);
+
+/**
+ * Writes an object's live-read record when it changes: this run's record, or, where the input carried one and this
+ * run read nothing live for the object, the empty record (#34: a repository cannot forge one).
+ */
+function writeRecord(site: RecordSite, record: string | undefined, changed: Map<number, TextEdit[] | undefined>, results: Result[]): void {
+  const desired = record ?? (site.previous !== undefined ? EMPTY_RECORD : undefined);
+  if (desired === undefined || desired === site.previous) return;
+  if (site.node) writeStamp(site.node, RECORD_SITE, LIVE_RECORD_ANNOTATION, desired);
+  addEdit(changed, site.item, site.edit ? fillEdit(site.edit, desired) : undefined);
+  if (record !== undefined) results.push(infoResult('RECORDED', 'recorded what this render read from the cluster', site.subject, RECORD_FIELD));
+  else if (site.previous !== EMPTY_RECORD) {
+    const message = 'the input carries a live-read record; replaced with the empty record: only a render that reads the cluster writes one';
+    results.push(warningResult('RECORD_REPLACED', message, site.subject, RECORD_FIELD));
+  }
 }
 
 /** Every target's report, or undefined when the key budget ran out (one TOO_MUCH_KEY_WORK error is added). */

@@ -50,12 +50,12 @@ export function startListRun(text: string, options: ListRunOptions = {}): Run | 
     config,
     needs: needsOf(first.plan),
     finish(inputs: FinishInputs = {}): RunOutcome {
-      const { fetched, hashKey, deadline } = inputs;
+      const { fetched, versions, hashKey, deadline } = inputs;
       let read: Planned = first;
       for (const again of [options.reader !== 'full', false]) {
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(deadline ? { deadline } : {}) });
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
         const counts = planCounts(read.plan);
         const objects = counts.objects;
         if (hasErrors(outcome.results)) return { ...outcome, output: '', ...counts };

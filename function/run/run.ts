@@ -2,7 +2,7 @@
 // text that names the live sources it still needs, and is finished with them into the output text.
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
-import type { FetchedSources } from '../model/dependencies.ts';
+import type { FetchedSources, LiveVersions } from '../model/dependencies.ts';
 import type { LiveNeed, Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
 import type { StampOutcome } from './apply.ts';
@@ -11,6 +11,8 @@ import type { StampOutcome } from './apply.ts';
 export interface FinishInputs {
   /** Sources read from the cluster for the run's `needs`. Default: none read. */
   fetched?: FetchedSources;
+  /** The uid and resourceVersion of each source read (for the live-read record). Default: none known. */
+  versions?: LiveVersions;
   /** HMAC key; absent means plain SHA-256. */
   hashKey?: Uint8Array;
   /** The run's deadline, for the loop over targets. Default: none. */

@@ -64,9 +64,9 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       let read: Planned = first;
       for (const next of [...modes.slice(1), undefined]) {
         if ('results' in read) return failedOutcome(read.results);
-        const { fetched, hashKey, deadline } = inputs;
+        const { fetched, versions, hashKey, deadline } = inputs;
         options.trace?.('hashing');
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         if (options.write === false) return { ...outcome, output: '', ...planCounts(read.plan) };
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));

@@ -28,13 +28,22 @@ interface CommandFlags {
 
 /** Each command with its description (from the main help) and flags (from its own table). */
 async function commandTable(): Promise<CommandFlags[]> {
-  const [{ MAIN_HELP }, stamp, explain, diff, version, generate] = await Promise.all([import('../cli.ts'), import('./stamp.ts'), import('./explain.ts'), import('./diff.ts'), import('./version.ts'), import('./generate.ts')]);
+  const [{ MAIN_HELP }, stamp, explain, diff, version, generate, refresh] = await Promise.all([
+    import('../cli.ts'),
+    import('./stamp.ts'),
+    import('./explain.ts'),
+    import('./diff.ts'),
+    import('./version.ts'),
+    import('./generate.ts'),
+    import('./refresh/options.ts'),
+  ]);
   const flags: Record<string, readonly FlagSpec[]> = {
     stamp: [...stamp.STAMP_FLAGS, ...CONFIG_FLAGS],
     explain: [...explain.EXPLAIN_FLAGS, ...CONFIG_FLAGS],
     diff: [...diff.DIFF_FLAGS, ...CONFIG_FLAGS],
     version: version.VERSION_FLAGS,
     generate: generate.GENERATE_FLAGS,
+    refresh: refresh.REFRESH_FLAGS,
   };
   const section = MAIN_HELP.slice(MAIN_HELP.indexOf('Commands:\n') + 10, MAIN_HELP.indexOf('\n\nFlags:'));
   return section.split('\n').map((line) => {

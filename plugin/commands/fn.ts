@@ -44,8 +44,8 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   // A mistyped functionConfig key (`kpt fn eval -- onMising=warn`) gets the setting it is near, as --config does.
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results.map(suggestSetting)));
   const hashKey = await loadHashKey(run.config, io);
-  const fetched = await readLiveSources(run, {}, io);
-  const outcome = run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}) });
+  const live = await readLiveSources(run, {}, io);
+  const outcome = run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}) });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results.map(suggestSetting)));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
   if (runEnv(io).LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);

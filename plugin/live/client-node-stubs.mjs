@@ -6,7 +6,11 @@
 // - gen/index.js: only makeApiClient / applySecurityAuthentication use it; live reads do their own GETs.
 // - oidc_auth, azure_auth, gcp_auth: auth-providers are refused (connection.ts) except the in-cluster token file.
 // - socks-proxy-agent, hpagent: `proxy-url` is refused (connection.ts).
-// - node-fetch: config.js takes only `Headers`, for applyToFetchOptions, which live reads do not call.
+// - node-fetch: config.js takes only `Headers`, for applyToFetchOptions, which live reads do not call; watch.js
+//   (imported by informer.js, which cache.js imports for its event names) fetches in Watch.watch, which
+//   `rollstamp refresh` replaces with its own transport (plugin/commands/refresh/informers.ts).
+// - serializer.js (from cache.js): the generated models' ObjectSerializer, used only to serialize a label or
+//   field selector, which the refresher never passes; a plain string conversion stands in.
 // A stub that is reached anyway throws, naming itself. test/live/bundle.test.ts bundles the reader with this
 // plugin and reads through it, so a client-node update that needs one of these modules fails there.
 //
@@ -27,6 +31,7 @@ const STUBS = {
     export class HttpProxyAgent { constructor() { no(); } }
     export class HttpsProxyAgent { constructor() { no(); } }`,
   'node-fetch': `export const Headers = globalThis.Headers; export default function fetch() { throw new Error('rollstamp bundle: node-fetch is not bundled'); }`,
+  'serializer.js': `export const ObjectSerializer = { serialize: (value) => String(value) };`,
 };
 
 function authStub(className, provider) {
@@ -44,6 +49,8 @@ export const slimClientNode = {
       if (!/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/.test(args.importer)) return undefined;
       return { path: args.path.replace(/^\.\//, ''), namespace: 'rollstamp-client-node-stub' };
     });
+    b.onResolve({ filter: /^node-fetch$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]watch\.js$/.test(args.importer) ? { path: 'node-fetch', namespace: 'rollstamp-client-node-stub' } : undefined));
+    b.onResolve({ filter: /^\.\/serializer\.js$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]cache\.js$/.test(args.importer) ? { path: 'serializer.js', namespace: 'rollstamp-client-node-stub' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'rollstamp-client-node-stub' }, (args) => ({ contents: STUBS[args.path], loader: 'js' }));
   },
 };

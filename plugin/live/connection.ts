@@ -45,6 +45,11 @@ export interface ConnectOptions {
    * the step is the exec plugin (the deadline then fails the run as an exec failure naming the plugin).
    */
   onPhase: (phase: string, kind?: 'exec') => void;
+  /**
+   * Keep this agent (its sockets and TLS settings) and only apply the credentials again: `rollstamp refresh` does
+   * so periodically, as a projected token or an exec credential expires. Default: a new agent.
+   */
+  agent?: http.Agent;
 }
 
 export async function connect(loaded: LoadedKubeConfig, options: ConnectOptions): Promise<Connection> {
@@ -120,7 +125,8 @@ export async function connect(loaded: LoadedKubeConfig, options: ConnectOptions)
     }
   }
   const agent =
-    server.protocol === 'https:'
+    options.agent ??
+    (server.protocol === 'https:'
       ? new https.Agent({
           keepAlive: true,
           maxSockets: options.concurrency,
@@ -130,7 +136,7 @@ export async function connect(loaded: LoadedKubeConfig, options: ConnectOptions)
           servername: opts.servername,
           rejectUnauthorized,
         })
-      : new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+      : new http.Agent({ keepAlive: true, maxSockets: options.concurrency }));
   return {
     server,
     agent,

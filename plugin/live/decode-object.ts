@@ -9,17 +9,36 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8 = new TextEncoder();
 const LONE_SURROGATE = /\p{Cs}/u;
 
-export function decodeObject(need: LiveNeed, body: Buffer): Map<string, Uint8Array> {
-  const fail = (why: string): LiveReadError =>
-    new LiveReadError(`live read of ${objectLabel(need)}: ${why}`, 'response', need.id);
+/** An object as read: its bytes per key, and the uid and resourceVersion the API server gave it (the live-read record names them). */
+export interface DecodedObject {
+  entries: Map<string, Uint8Array>;
+  version?: { uid: string; resourceVersion: string };
+}
+
+export function decodeObject(need: LiveNeed, body: Buffer): DecodedObject {
   let obj: unknown;
   try {
     obj = JSON.parse(utf8Strict.decode(body));
   } catch {
-    throw fail('the answer (HTTP 200) is not JSON');
+    throw new LiveReadError(`live read of ${objectLabel(need)}: the answer (HTTP 200) is not JSON`, 'response', need.id);
   }
+  // A GET's answer names its kind (the items of a list need not: decodeEntries takes either).
+  if ((obj as { kind?: unknown } | null)?.kind !== need.cls) throw new LiveReadError(`live read of ${objectLabel(need)}: the answer (HTTP 200) is not the ${need.cls} asked for`, 'response', need.id);
+  const entries = decodeEntries(need, obj);
+  const meta = (obj as { metadata: { uid?: unknown; resourceVersion?: unknown } }).metadata;
+  const { uid, resourceVersion } = meta;
+  return typeof uid === 'string' && typeof resourceVersion === 'string' ? { entries, version: { uid, resourceVersion } } : { entries };
+}
+
+/**
+ * The bytes per key of a Secret or ConfigMap the API server sent (a GET's answer, or an object of a list or a
+ * watch event), which must be the object `need` names. Throws LiveReadError('response') naming the field.
+ */
+export function decodeEntries(need: LiveNeed, obj: unknown): Map<string, Uint8Array> {
+  const fail = (why: string): LiveReadError =>
+    new LiveReadError(`live read of ${objectLabel(need)}: ${why}`, 'response', need.id);
   const o = obj as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; data?: unknown; binaryData?: unknown };
-  if (typeof o !== 'object' || o === null || o.kind !== need.cls || o.metadata?.name !== need.name || o.metadata?.namespace !== need.namespace) {
+  if (typeof o !== 'object' || o === null || (o.kind !== undefined && o.kind !== need.cls) || o.metadata?.name !== need.name || o.metadata?.namespace !== need.namespace) {
     throw fail(`the answer (HTTP 200) is not the ${need.cls} asked for`);
   }
   const out = new Map<string, Uint8Array>();

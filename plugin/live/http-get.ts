@@ -1,4 +1,4 @@
-// Live reads: one GET, bounded. The timer covers connect, TLS, headers and the whole body; the body is capped;
+// Live reads: one request (a GET, or for `rollstamp refresh` a PATCH or PUT with a body), bounded. The timer covers connect, TLS, headers and the whole body; the body is capped;
 // the run's abort signal cancels it. Transport failures come back as a TransportFailure with a kind the
 // reader maps to retry-or-fail; nothing here looks at the body.
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
@@ -22,7 +22,14 @@ export class TransportFailure extends Error {
   }
 }
 
-export function getOnce(conn: Connection, path: string, timeoutMs: number, maxBodyBytes: number, signal: AbortSignal): Promise<Answer> {
+/** A request body and how to send it (`rollstamp refresh`'s PATCH of an Application, its Lease). */
+export interface Send {
+  method: 'PATCH' | 'PUT' | 'POST';
+  body: string;
+  contentType: string;
+}
+
+export function getOnce(conn: Connection, path: string, timeoutMs: number, maxBodyBytes: number, signal: AbortSignal, send?: Send): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new TransportFailure('aborted'));
@@ -34,9 +41,9 @@ export function getOnce(conn: Connection, path: string, timeoutMs: number, maxBo
     let req: ClientRequest;
     try {
       req = conn.request(url, {
-        method: 'GET',
+        method: send?.method ?? 'GET',
         agent: conn.agent,
-        headers: conn.headers,
+        headers: send ? { ...conn.headers, 'Content-Type': send.contentType, 'Content-Length': String(Buffer.byteLength(send.body)) } : conn.headers,
         auth: conn.auth,
         rejectUnauthorized: conn.rejectUnauthorized,
       });
@@ -83,7 +90,7 @@ export function getOnce(conn: Connection, path: string, timeoutMs: number, maxBo
       });
     });
     req.on('error', (err) => finish(err));
-    req.end();
+    req.end(send?.body);
   });
 }
 

@@ -9,7 +9,7 @@
 import { setMaxListeners } from 'node:events';
 import { InputError } from '../errors.ts';
 import { connect, type Connection } from './connection.ts';
-import { decodeObject } from './decode-object.ts';
+import { decodeObject, type DecodedObject } from './decode-object.ts';
 import { getOnce, TransportFailure, type Answer } from './http-get.ts';
 import { loadKubeConfig, SERVICE_ACCOUNT_DIR } from './kubeconfig.ts';
 import { LiveReadError, objectLabel, seconds, type LiveFailure } from './live-error.ts';
@@ -39,7 +39,7 @@ interface Settings {
 export async function readLiveWith(needs: readonly LiveNeed[], options: LiveOptions, internals: LiveInternals): Promise<LiveOutcome> {
   const cfg = settingsOf(options);
   const list = uniqueNeeds(needs);
-  const outcome: LiveOutcome = { fetched: new Map(), requests: 0 };
+  const outcome: LiveOutcome = { fetched: new Map(), versions: new Map(), requests: 0 };
   if (list.length === 0) return outcome; // nothing to read: no kubeconfig needed
 
   const deadlineAt = Date.now() + cfg.deadlineMs;
@@ -88,7 +88,9 @@ export async function readLiveWith(needs: readonly LiveNeed[], options: LiveOpti
         const need = list[next++]!;
         inFlight.add(need);
         try {
-          outcome.fetched.set(need.id, await readOne(need, reader));
+          const read = await readOne(need, reader);
+          outcome.fetched.set(need.id, read && read.entries);
+          if (read?.version) outcome.versions.set(need.id, read.version);
         } catch (err) {
           if (failure === undefined) {
             failure = deadlineFailure ?? err;
@@ -118,7 +120,7 @@ interface ObjectReader {
   count: () => void;
 }
 
-async function readOne(need: LiveNeed, r: ObjectReader): Promise<Map<string, Uint8Array> | null> {
+async function readOne(need: LiveNeed, r: ObjectReader): Promise<DecodedObject | null> {
   const resource = need.cls === 'Secret' ? 'secrets' : 'configmaps';
   const path = `/api/v1/namespaces/${encodeURIComponent(need.namespace)}/${resource}/${encodeURIComponent(need.name)}`;
   const fail = (why: string, kind: LiveFailure): LiveReadError =>

@@ -31,6 +31,8 @@ export interface LiveOptions {
 export interface LiveOutcome {
   /** id → key → bytes (Secret data base64-decoded strictly; ConfigMap data as UTF-8 + binaryData decoded), or null for 404. */
   fetched: Map<string, Map<string, Uint8Array> | null>;
+  /** id → the uid and resourceVersion of each object found (the live-read record names them). */
+  versions: Map<string, { uid: string; resourceVersion: string }>;
   /** HTTP requests made (incl. retries). */
   requests: number;
 }

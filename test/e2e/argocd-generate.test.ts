@@ -275,7 +275,13 @@ for (const file of EXAMPLES) {
       env: Object.fromEntries((plugin.env ?? []).map((e) => [e.name, e.value])),
       params: plugin.parameters ?? [],
     });
-    assertOk(r, file);
+    // examples/refresh/app reads Secrets that only the cluster holds (#34): rendered here without one, each
+    // reference is a missing-source warning, and nothing else may be said.
+    const onlyInCluster = path === 'examples/refresh/app';
+    if (onlyInCluster) {
+      assert.is(r.code, 0, r.stderr);
+      for (const line of r.stderr.trimEnd().split('\n')) assert.match(line, /^rollstamp: warning: .*: Secret \S+ is not in the input; its absence is hashed/, line);
+    } else assertOk(r, file);
     const workloads = objectsOf(r.stdout).filter((o) => WORKLOADS.includes(o.kind ?? ''));
     assert.ok(workloads.length > 0, `${file}: the render holds workloads`);
     for (const w of workloads) assert.match(stampOf(w) ?? '', /^sha256:[0-9a-f]{64}$/, `${file}: ${w.kind} ${w.metadata?.name} is stamped`);

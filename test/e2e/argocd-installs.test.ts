@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
 import { ROOT } from './helpers.ts';
+import { setting } from '../../plugin/settings-table.ts';
 
 type Obj = Record<string, any>;
 const ARGOCD = join(ROOT, 'argocd');
@@ -18,7 +19,8 @@ const plugin = parse(pluginText) as Obj;
 const patch = parse(read('install/repo-server-patch.yaml')) as Obj;
 const kustomization = parse(read('install/kustomization.yaml')) as Obj;
 const values = parse(read('helm/values.yaml')) as Obj;
-const [pluginConfigMap, argocdCr] = parseAllDocuments(read('operator/argocd.yaml')).map((d) => d.toJS() as Obj);
+const [pluginConfigMap, argocdCr, ...operatorRefresh] = parseAllDocuments(read('operator/argocd.yaml')).map((d) => d.toJS() as Obj);
+const plainRefresh = parseAllDocuments(read('install/refresh.yaml')).map((d) => d.toJS() as Obj);
 
 /** Each install way: its sidecar, the pod volumes it adds, and how the plugin.yaml reaches the sidecar. */
 const ways = [
@@ -117,6 +119,61 @@ test('only the sidecar gets a ServiceAccount token, and its /tmp is its own', ()
 test('the render timeout stays below the 60 s repo-server deadline each way sets', () => {
   assert.equal([values.configs.params['controller.repo.server.timeout.seconds'], Number(argocdCr!.spec.cmdParams['controller.repo.server.timeout.seconds'])], [60, 60]);
   for (const w of ways) assert.ok(Number(envOf(w.sidecar).ROLLSTAMP_RENDER_TIMEOUT_SECONDS) < 60, w.name);
+});
+
+const byKind = (objects: Obj[], kind: string): Obj[] => objects.filter((o) => o.kind === kind);
+const one = (objects: Obj[], kind: string): Obj => {
+  const found = byKind(objects, kind);
+  assert.is(found.length, 1, `one ${kind}`);
+  return found[0]!;
+};
+
+test('each way installs rollstamp refresh with the same objects (#34)', () => {
+  assert.equal(plainRefresh.map((o) => o.kind), ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Deployment']);
+  assert.equal(values.extraObjects, plainRefresh, 'argo-helm extraObjects');
+  assert.equal(operatorRefresh, plainRefresh, 'argocd-operator file');
+  const kustomization = read('install/kustomization.yaml');
+  assert.match(kustomization, /^ {2}- refresh\.yaml$/m, 'the plain kit lists it');
+});
+
+test('the refresher\'s RBAC is least privilege: read-only on sources and workloads, patch on Applications, its own Lease (#34, #33)', () => {
+  const read = one(plainRefresh, 'ClusterRole');
+  const verbs = new Set((read.rules as Obj[]).flatMap((r) => r.verbs as string[]));
+  assert.equal([...verbs].sort(), ['list', 'watch'], 'cluster-wide it only lists and watches');
+  const resources = (read.rules as Obj[]).flatMap((r) => (r.apiGroups as string[]).flatMap((g) => (r.resources as string[]).map((res) => `${g}/${res}`)));
+  const defaults = setting('workloadKinds').default!.split(',').map((gvr) => `${gvr.split('/')[0]}/${gvr.split('/')[2]}`);
+  assert.equal(resources.sort(), ['/configmaps', '/secrets', ...defaults].sort(), 'exactly the sources and the default --workload-kinds');
+  const role = one(plainRefresh, 'Role');
+  const rules = (role.rules as Obj[]).map((r) => `${r.apiGroups.join()}/${r.resources.join()}:${r.verbs.join()}${r.resourceNames ? `@${r.resourceNames.join()}` : ''}`);
+  assert.equal(rules, ['argoproj.io/applications:list,watch,patch', 'coordination.k8s.io/leases:create', `coordination.k8s.io/leases:get,update@${setting('leaseName').default}`]);
+  for (const r of [...(read.rules as Obj[]), ...(role.rules as Obj[])]) {
+    assert.not.ok([...r.verbs, ...r.resources, ...r.apiGroups].includes('*'), 'no wildcard');
+    if (r.apiGroups.includes('') || r.apiGroups.includes('apps')) assert.not.ok(r.verbs.some((v: string) => ['create', 'update', 'patch', 'delete', 'get'].includes(v)), 'no write, and no get by name, on sources and workloads');
+  }
+  const binding = one(plainRefresh, 'ClusterRoleBinding');
+  assert.equal(binding.subjects, [{ kind: 'ServiceAccount', name: 'rollstamp-refresh', namespace: 'argocd' }]);
+  const namespaced = parse(readFileSync(join(ARGOCD, 'rbac/refresh-namespaced.yaml'), 'utf8')) as Obj;
+  assert.equal([namespaced.kind, namespaced.roleRef.kind, namespaced.roleRef.name], ['RoleBinding', 'ClusterRole', read.metadata.name], 'a RoleBinding per namespace confines the same rules');
+  assert.equal(namespaced.subjects, binding.subjects);
+});
+
+test('the refresher runs leader-elected from the sidecar\'s image, hardened, with probes on its --listen port (#34)', () => {
+  const deployment = one(plainRefresh, 'Deployment');
+  const pod = deployment.spec.template.spec;
+  const [c] = pod.containers as Obj[];
+  assert.is(deployment.spec.replicas, 2);
+  assert.is(pod.serviceAccountName, one(plainRefresh, 'ServiceAccount').metadata.name);
+  assert.is(c!.image, ways[0]!.sidecar.image, 'the same placeholder image, pinned by the same `images:` entry');
+  assert.equal(c!.args.slice(0, 2), ['refresh', '--leader-elect']);
+  const listen = c!.args[c!.args.indexOf('--listen') + 1] as string;
+  assert.is(Number(listen.split(':').at(-1)), c!.ports[0].containerPort);
+  assert.equal([c!.readinessProbe.httpGet.path, c!.livenessProbe.httpGet.path], ['/readyz', '/healthz']);
+  assert.equal(c!.env.find((e: Obj) => e.name === 'POD_NAME')?.valueFrom, { fieldRef: { fieldPath: 'metadata.name' } });
+  const { runAsUser: _u, ...sidecarHardening } = ways[0]!.sidecar.securityContext as Obj;
+  const { runAsNonRoot: _n, ...mine } = { ...pod.securityContext, ...c!.securityContext } as Obj;
+  for (const [k, v] of Object.entries(sidecarHardening)) if (k !== 'runAsNonRoot') assert.equal(mine[k], v, `securityContext.${k}`);
+  assert.ok(pod.terminationGracePeriodSeconds > 5, 'more than the 5 s it takes to stop');
+  assert.ok(c!.resources.limits.memory && c!.resources.requests.memory, 'memory requested and limited');
 });
 
 test.run();

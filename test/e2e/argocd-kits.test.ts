@@ -109,6 +109,16 @@ withKubectl('every parameter the kits set is read by an upstream component, and 
   assert.equal(names.sort(), ['argocd-repo-server', 'rollstamp']);
 });
 
+withKubectl('the plain kit installs rollstamp refresh in the Argo CD namespace, its image set by the same `images:` entry (#34)', () => {
+  const objects = renderPlainKit();
+  const refresh = objects.filter((o) => o.metadata?.labels?.['app.kubernetes.io/name'] === 'rollstamp-refresh');
+  assert.equal(refresh.map((o) => o.kind).sort(), ['ClusterRole', 'ClusterRoleBinding', 'Deployment', 'Role', 'RoleBinding', 'ServiceAccount']);
+  for (const o of refresh.filter((x) => !x.kind.startsWith('Cluster'))) assert.is(o.metadata.namespace, 'argocd', `${o.kind} in argocd`);
+  const deployment = refresh.find((o) => o.kind === 'Deployment')!;
+  const sidecar = (objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'argocd-repo-server')!.spec.template.spec.containers as Obj[]).find((c) => c.name === 'rollstamp')!;
+  assert.is(deployment.spec.template.spec.containers[0].image, sidecar.image);
+});
+
 test('the timeouts are one set: 60 s repo-server deadline, a smaller rollstamp budget named the same everywhere', () => {
   const budget = Number(/name: ROLLSTAMP_RENDER_TIMEOUT_SECONDS\n\s+value: "(\d+)"/.exec(read('install/repo-server-patch.yaml'))?.[1]);
   assert.ok(budget > 0 && budget < 60, `budget ${budget}`);

@@ -16,6 +16,7 @@ const NOT_RUN: Record<string, string> = {
   'docs/live-reads.md': 'it reads a real cluster (test/live/ and test/e2e/live-commands.test.ts cover live reads against a loopback API server)',
   'docs/develop.md': 'it runs the test suites themselves',
   'docs/helm.md': 'its Helm 3 line needs Helm 3 (the tests have Helm 4), and its Helm 4 block installs the packed tarball: test/e2e/guides.test.ts runs that block',
+  'docs/refresh.md': 'it runs against a cluster, or runs the demo (test/live/refresh*.test.ts run the refresher against a loopback list/watch server; test/e2e/refresh-example.test.ts runs npm run start:refresh\'s script)',
   'docs/install.md': 'it installs from registries and builds images (test/e2e/package.test.ts packs and installs offline, test/e2e/image.test.ts builds and runs the image)',
 };
 const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);

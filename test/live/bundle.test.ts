@@ -79,4 +79,25 @@ it('a bundle with the stubs leaves out the unused modules and still reads with a
   }
 });
 
+test('the refresher bundles client-node\'s informer (ListWatch) without node-fetch, the generated models or their serializer (#34)', async () => {
+  const result = await build({
+    stdin: { contents: "export { runRefresh } from './plugin/commands/refresh/refresh.ts';", resolveDir: process.cwd(), loader: 'ts', sourcefile: 'entry.ts' },
+    write: false,
+    outdir: tempDir(),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    metafile: true,
+    plugins: [slimClientNode],
+  });
+  const source = Object.keys(result.metafile.inputs).join('\n');
+  assert.ok(source.includes('@kubernetes/client-node/dist/cache.js'), 'ListWatch is bundled');
+  for (const gone of ['@kubernetes/client-node/dist/gen/', 'node-fetch/', 'openid-client/', 'jsonpath-plus/']) {
+    assert.not.ok(source.includes(`node_modules/${gone}`), `${gone} is still bundled`);
+  }
+  assert.ok(source.includes('rollstamp-client-node-stub:serializer.js'), 'the serializer stub is in place');
+});
+
 test.run();

@@ -1,4 +1,6 @@
-// Golden cases: fixtures/<area>/<case>/{input.yaml, config.yaml?, expected.yaml | errors.txt, warnings.txt?}.
+// Golden cases: fixtures/<area>/<case>/{input.yaml, config.yaml?, expected.yaml | errors.txt, warnings.txt?}. A case
+// with a cluster.yaml reads the cluster (the objects of cluster.yaml, served by test/support/fake-cluster.ts): it
+// runs in test/live/record-golden.test.ts, not with the others.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './run-cli.ts';
@@ -11,12 +13,14 @@ export interface GoldenCase {
   expected?: string;
   errors?: string;
   warnings: string;
+  /** The objects the fake cluster serves (cluster cases only). */
+  cluster?: string;
 }
 
 export const FIXTURES = join(ROOT, 'fixtures');
 
-/** Every case under fixtures/, sorted by name. */
-export function loadCases(): GoldenCase[] {
+/** Every case under fixtures/, sorted by name: those without a cluster.yaml, or (`cluster`) only those with one. */
+export function loadCases(which: 'plain' | 'cluster' = 'plain'): GoldenCase[] {
   const cases: GoldenCase[] = [];
   for (const area of readdirSync(FIXTURES).sort()) {
     const areaDir = join(FIXTURES, area);
@@ -32,7 +36,9 @@ export function loadCases(): GoldenCase[] {
       if (config !== undefined) c.config = config;
       if (expected !== undefined) c.expected = expected;
       if (errors !== undefined) c.errors = errors;
-      cases.push(c);
+      const cluster = read('cluster.yaml');
+      if (cluster !== undefined) c.cluster = cluster;
+      if ((cluster !== undefined) === (which === 'cluster')) cases.push(c);
     }
   }
   return cases;

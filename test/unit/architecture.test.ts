@@ -29,9 +29,11 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   hash: ['model', 'config', 'discover', 'kinds', 'resolve', 'plan'],
   write: ['model', 'read'],
   compare: ['model', 'hash'],
+  // `rollstamp refresh`'s decision: live-read records against live objects, with the record digest of hash/.
+  refresh: ['model', 'hash'],
   // The runs: read → plan → (the plugin's live reads) → apply → write, for each input shape.
   run: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write'],
-  index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare', 'run'],
+  index: ['model', 'config', 'read', 'discover', 'kinds', 'resolve', 'plan', 'hash', 'write', 'compare', 'run', 'refresh'],
 };
 /** Node modules the core may use: hashing and bytes only (no fs, no env, no clock, no network). */
 const CORE_NODE_MODULES = new Set(['node:crypto', 'node:buffer']);

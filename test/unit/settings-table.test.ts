@@ -10,6 +10,8 @@ import { APP_SETTINGS, OPERATOR_ONLY } from '../../plugin/argocd/app-settings.ts
 import { GENERATE_HELP } from '../../plugin/commands/generate.ts';
 import { STAMP_HELP } from '../../plugin/commands/stamp.ts';
 import { CONFIG_FLAGS } from '../../plugin/config-flags.ts';
+import { REFRESH_HELP } from '../../plugin/commands/refresh/refresh.ts';
+import { REFRESH_FLAGS } from '../../plugin/commands/refresh/options.ts';
 import { argocdEnvOf, argocdParameterOf, SETTINGS } from '../../plugin/settings-table.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
@@ -47,13 +49,25 @@ test('names are unique in every spelling: setting, flag, variable, Argo CD env a
 });
 
 test('the flags of stamp, explain and diff and their help come from the table', () => {
-  const rows = SETTINGS.filter((s) => s.flag);
+  const rows = SETTINGS.filter((s) => s.flag && s.command === undefined);
   assert.equal(CONFIG_FLAGS.slice(1).map((f) => f.name), rows.map((s) => s.flag!.name));
   for (const s of rows) {
     const flag = CONFIG_FLAGS.find((f) => f.name === s.flag!.name)!;
     assert.equal(flag.values, s.values, `--${flag.name}: allowed values`);
     assert.ok(STAMP_HELP.includes(s.flag!.help.split('\n')[0]!), `stamp --help shows --${flag.name}`);
   }
+});
+
+test('refresh\'s flags and help come from the table: its own rows, then kubeconfig, context and the hash key file (#34)', () => {
+  const rows = [...SETTINGS.filter((s) => s.command === 'refresh'), ...['kubeconfig', 'kubeContext', 'hashKeyFile'].map((n) => SETTINGS.find((s) => s.name === n)!)];
+  assert.equal(REFRESH_FLAGS.map((f) => f.name), rows.map((s) => s.flag!.name));
+  for (const s of rows) {
+    const flag = REFRESH_FLAGS.find((f) => f.name === s.flag!.name)!;
+    assert.is(flag.type, s.type === 'boolean' ? 'boolean' : 'string', `--${flag.name}: type`);
+    assert.ok(REFRESH_HELP.includes(s.flag!.help.split('\n')[0]!), `refresh --help shows --${flag.name}`);
+    if (s.default !== undefined && s.command === 'refresh') assert.ok(s.flag!.help.includes('default'), `--${flag.name} says its default`);
+  }
+  assert.not.ok(CONFIG_FLAGS.some((f) => rows.some((s) => s.command === 'refresh' && s.flag!.name === f.name)), 'no refresh flag reaches stamp, explain or diff');
 });
 
 test('the Argo CD allowlist and the operator-only refusal come from the table; generate --help names every app parameter and operator variable', () => {
