@@ -7,7 +7,7 @@ import { formatDigest, sourceMessage, targetMessage, type Hasher } from './schem
 import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
-import { dataEntries } from '../resolve/bundle.ts';
+import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, type Subject } from '../model/results.ts';
@@ -182,6 +182,7 @@ function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
     fields: use.fields,
   };
   if ('produced' in resolution) report.producedBy = resolution.produced.producer;
+  if ('entries' in resolution && maskedKeys(resolution.entries).size > 0) report.masked = true;
   return report;
 }
 

@@ -88,7 +88,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
 function renderSource(s: SourceReport, indent = '  '): string[] {
   const keys = s.keys.map((k) => (k.present ? k.key : `${k.key} (absent)`));
   const from = s.producedBy && s.from === 'producer' ? `producer: ${s.producedBy}` : s.producedBy ? `${s.from}, sops` : s.from;
-  const flags = [from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
+  const flags = [from, s.masked ? 'masked' : '', s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
   const lines = [`${indent}${s.cls} ${s.namespace}/${s.name}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
   if (s.cls === 'Secret' || s.cls === 'ConfigMap') {
     const none = s.from === 'producer' ? ' (as the producer makes them)' : ' (none)';
