@@ -3,6 +3,7 @@
 // annotation, selector or `targets: all`; their hash covers the references in the row's pod specs, env lists
 // and name lists, and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations.
 import { annotationRefs } from '../discover/annotations.ts';
+import { readReloader, reloaderRefs } from '../discover/reloader.ts';
 import { envFromRefs, envRefs, nameListRefs, podSpecRefs } from '../discover/pod-spec.ts';
 import { matchesSelector } from '../config/selector.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
@@ -41,14 +42,21 @@ export const workloads: TargetKind = {
   local: true,
   select: {
     matches: (obj, config) => workloadRowOf(obj, config) !== undefined,
-    byDefault: (obj, config) => config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels)),
-    read: (obj, results, config) => readTarget(obj, workloadRowOf(obj, config)!, results),
+    byDefault: (obj, config) =>
+      config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels)) || (config.reloader === 'enabled' && reloaderOf(obj, config)?.optsIn === true),
+    read: (obj, results, config) => readTarget(obj, workloadRowOf(obj, config)!, results, config),
   },
   dependencies(target, reader, _inventory, maxReferences) {
-    const refs = rowRefs(target.obj, target.row!, reader);
+    const refs = [...rowRefs(target.obj, target.row!, reader), ...(target.reloaderRefs ?? [])];
     return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
   },
 };
+
+/** Reloader's annotations on a workload (discover/reloader.ts), its pod template's read where its row stamps. */
+function reloaderOf(obj: KObject, config: Config): ReturnType<typeof readReloader> {
+  const row = workloadRowOf(obj, config);
+  return row && row.stamp.kind === 'annotation' ? readReloader(obj, row.stamp.path) : undefined;
+}
 
 /** Every reference the row's fields hold in the object, in the row's order. */
 function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[] {
@@ -87,7 +95,7 @@ export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 
  * declared pod spec path that holds no pod spec (error). A stamp that rolls only on delete or not at all is
  * written and warned.
  */
-function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target | undefined {
+function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: Config): Target | undefined {
   const { rollout, why, field, info } = rolloutOf(obj, row);
   if (rollout === 'immutable') {
     if (field && !info) results.push(warningResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
@@ -110,7 +118,15 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target |
   if (row.declaredAt !== undefined && !declaredPodSpecsHold(obj, row, results)) return undefined;
   if (rollout.how === 'on-delete') results.push(warningResult('ON_DELETE_STRATEGY', rollout.why, obj.subject, field));
   if (rollout.how === 'never') results.push(warningResult('NO_AUTOMATIC_ROLLOUT', rollout.why, obj.subject, field));
-  return { obj, mode: 'workload', site: row.stamp, row, rollout };
+  const target: Target = { obj, mode: 'workload', site: row.stamp, row, rollout };
+  const reloader = reloaderOf(obj, config);
+  if (reloader?.reloaded) target.alsoRolledBy = 'Reloader';
+  if (reloader && config.reloader === 'enabled') {
+    const named = reloaderRefs(obj, reloader, results, config.maxReferences);
+    if (results.length > before && results.slice(before).some((r) => r.severity === 'error')) return undefined;
+    if (named.length > 0) target.reloaderRefs = named;
+  }
+  return target;
 }
 
 const POD_SPEC_LISTS = ['containers', 'initContainers', 'ephemeralContainers', 'volumes'];

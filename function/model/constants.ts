@@ -16,6 +16,18 @@ export const EXTRA_CONFIGMAPS_ANNOTATION = 'rollstamp.dev/configmaps';
 /** On a Secret or ConfigMap: "true" means it never contributes to any hash. */
 export const IGNORE_ANNOTATION = 'rollstamp.dev/ignore';
 
+/**
+ * Stakater Reloader's annotations (stakater/Reloader internal/pkg/options/flags.go), read with `reloader:
+ * enabled` (#38): on a workload, opt-in and named sources; on a Secret or ConfigMap, `ignore`.
+ */
+export const RELOADER = {
+  auto: 'reloader.stakater.com/auto',
+  search: 'reloader.stakater.com/search',
+  ignore: 'reloader.stakater.com/ignore',
+  Secret: { auto: 'secret.reloader.stakater.com/auto', reload: 'secret.reloader.stakater.com/reload' },
+  ConfigMap: { auto: 'configmap.reloader.stakater.com/auto', reload: 'configmap.reloader.stakater.com/reload' },
+} as const;
+
 /** Items marked local-config are orchestrator inputs (kpt fn-config, Kptfile), never objects to apply. */
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
 /** File position annotations an orchestrator sets on each item; read for results, never changed. */

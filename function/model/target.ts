@@ -1,5 +1,6 @@
 // Model: targets — the objects that get a stamp, how their hash is made, where the stamp goes, and the
 // text edit that writes it.
+import type { SourceRef } from './dependencies.ts';
 import type { KObject } from './object.ts';
 import type { Rollout, WorkloadRow } from './workload-row.ts';
 
@@ -23,6 +24,10 @@ export interface Target {
   row?: WorkloadRow;
   /** Workloads: how its stamp rolls. */
   rollout?: Rollout;
+  /** Workloads: the sources Stakater Reloader's `…/reload` annotations name (#38). */
+  reloaderRefs?: SourceRef[];
+  /** The object carries annotations another tool reloads it by (Reloader): a change rolls it twice (#38). */
+  alsoRolledBy?: 'Reloader';
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */

@@ -10,7 +10,7 @@ import { declaredKindProblems, kindOf, LINKED_KINDS, unitKindFor, type TargetKin
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
-import { selectTarget } from './targets.ts';
+import { alsoReloadedWarning, selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
@@ -19,7 +19,7 @@ import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, UnitPlan, Plan, PlannedTarget } from '../model/plan.ts';
-import type { Result } from '../model/results.ts';
+import type { Result, Subject } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
 /** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
@@ -48,6 +48,8 @@ export class Planner {
   private selectable = 0;
   /** Once-per-run pass-through notes given so far (see selectTarget). */
   private readonly notesGiven = new Set<string>();
+  /** Targets another tool reloads too (Target.alsoRolledBy): one warning names them at the end (#38). */
+  private readonly alsoReloaded: Subject[] = [];
   private count = 0;
 
   constructor(
@@ -76,6 +78,7 @@ export class Planner {
       const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
       if (!target) continue;
+      if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
       this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
@@ -92,6 +95,8 @@ export class Planner {
       return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
     });
     for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
+    const reloaded = alsoReloadedWarning(this.alsoReloaded);
+    if (reloaded) this.results.push(reloaded);
     const { config, index, units, results, kagent1x, selectable } = this;
     return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x };
   }
@@ -161,7 +166,7 @@ function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject
   const needs = new Map<string, LiveNeed>();
   const add = (uses: readonly SourceUse[]): void => {
     for (const use of uses) {
-      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, index, config.live)) {
+      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, index, config.live, config.reloader === 'enabled')) {
         needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
       }
     }

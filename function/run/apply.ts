@@ -91,6 +91,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     hasher,
     shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true),
     config,
+    reloaderIgnore: config.reloader === 'enabled',
     unitPlans: planned.units,
     unitHashes: new Map(),
     sharedReports: new Map(),

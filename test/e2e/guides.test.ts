@@ -37,6 +37,17 @@ const CHECKS: Record<string, Record<string, (stdout: string) => void>> = {
       assert.not.match(o, /shop-mailer/, 'the mailer reads shop-settings only: the password change does not roll it');
     },
     'explain before.yaml': (o) => assert.match(o, /password/),
+    // Reloader's annotations as they are (#38): auto opts in, reload names, ignore leaves out; disabled reads none.
+    'explain examples/reloader/app.yaml': (o) => {
+      assert.match(o, /^apps\/v1\/Deployment\/shop\/web /m);
+      assert.match(o, /Secret shop\/payment-keys +\[bundle\][\s\S]*via metadata\.annotations\["secret\.reloader\.stakater\.com\/reload"\]/);
+      assert.match(o, /ConfigMap shop\/shop-flags +\[ignored\]/);
+      assert.match(o, /warning: 2 stamped workloads carry Reloader's annotations \(Deployment shop\/web, Deployment shop\/worker\)/);
+    },
+    'explain --reloader disabled examples/reloader/app.yaml': (o) => {
+      assert.not.match(o, /Deployment\/shop\/web /);
+      assert.match(o, /^apps\/v1\/Deployment\/shop\/worker [\s\S]*uses no Secret or ConfigMap/m);
+    },
   },
   'helm.md': { "grep -c 'rollstamp.dev/hash: \"sha256:'": (o) => assert.is(o, '1\n') },
 };
