@@ -5,6 +5,7 @@ import { renderedAgentDeployments } from './kagent-deployment.ts';
 import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
 import { kagent1xPassThrough } from './kagent1x-versions.ts';
+import { rolloutWorkloadRefs } from './rollout-workload-ref.ts';
 import { workloads } from './workloads.ts';
 export { declaredKindProblems } from './declared-kinds.ts';
 import type { Config } from '../model/config.ts';
@@ -14,7 +15,7 @@ import type { PassThrough, Selection, TargetKind } from './kind.ts';
 
 export type { HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
 
-export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments];
+export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments, rolloutWorkloadRefs];
 
 /** Checked before any kind: objects whose kind or version rollstamp must not write into. */
 export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough];

@@ -59,14 +59,11 @@ const OPERATORS: readonly WorkloadRow[] = [
   // argoproj/argo-rollouts rollout/templateref.go: with spec.workloadRef, Resolve copies the referenced
   // Deployment's, ReplicaSet's or PodTemplate's template into the Rollout (the Rollout's own template must be
   // empty), and an update of that object bumps the Rollout's workload-generation annotation: a stamp on the
-  // referenced object's template makes the new revision.
+  // referenced object's template makes the new revision (kinds/rollout-workload-ref.ts links the two, #38).
   {
     group: 'argoproj.io', kind: 'Rollout', versions: ['v1alpha1'], required: ['spec', 'template'], podSpecs: [['spec', 'template', 'spec']],
     stamp: annotations(['spec', 'template']), rolls: 'rolling', why: 'a new ReplicaSet takes over by the canary or blue-green steps',
-    delegate: {
-      path: ['spec', 'workloadRef'],
-      why: 'has spec.workloadRef: Argo Rollouts copies the template of the object it names, so the stamp goes there (opt that Deployment in)',
-    },
+    delegate: { path: ['spec', 'workloadRef'] },
     source: 'argoproj/argo-rollouts rollout/templateref.go',
   },
   // knative/serving pkg/apis/serving/v1: Service and Configuration hold a RevisionTemplateSpec (metadata and a

@@ -4,6 +4,7 @@
 // and name lists, and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations.
 import { annotationRefs } from '../discover/annotations.ts';
 import { readReloader, reloaderRefs } from '../discover/reloader.ts';
+import { workloadRefOf } from './rollout-workload-ref.ts';
 import { envFromRefs, envRefs, nameListRefs, podSpecRefs } from '../discover/pod-spec.ts';
 import { matchesSelector } from '../config/selector.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
@@ -105,13 +106,10 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   if (!isSafeToRead(obj, results)) return undefined;
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
-  if (row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path))) {
-    results.push(infoResult('NO_TEMPLATE', `${obj.kind} ${row.delegate.why}; not stamped`, obj.subject, formatPath(row.delegate.path)));
-    return undefined;
-  }
-  const required = reader.mapIn(obj.item.node, [], row.required);
+  const delegated = row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path)) ? row.delegate.path : undefined;
+  const required = delegated ? undefined : reader.mapIn(obj.item.node, [], row.required);
   if (results.length > before) return undefined;
-  if (!required) {
+  if (!required && !delegated) {
     results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));
     return undefined;
   }
@@ -126,7 +124,8 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
     if (results.length > before && results.slice(before).some((r) => r.severity === 'error')) return undefined;
     if (named.length > 0) target.reloaderRefs = named;
   }
-  return target;
+  // A template taken from another object (Argo Rollouts' workloadRef): the stamp goes there, linked later (#38).
+  return delegated ? workloadRefOf(obj, delegated, results, target) : target;
 }
 
 const POD_SPEC_LISTS = ['containers', 'initContainers', 'ephemeralContainers', 'volumes'];

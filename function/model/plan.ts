@@ -66,4 +66,9 @@ export interface Plan {
   selectable: number;
   /** kagent 1.x objects, in input order (never targets; previewed by `apply` with `kagentPreview`). */
   kagent1x?: KObject[];
+  /**
+   * Set when a target asked for an object read before it (an Argo Rollout's workloadRef naming a Deployment
+   * above it, #38): the ids to plan the same input again with; nothing else in this plan counts.
+   */
+  replan?: readonly string[];
 }

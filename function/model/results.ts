@@ -37,6 +37,7 @@ export type ResultCode =
   | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
   | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
   | 'KAGENT_1X_NOT_STAMPED' // kagent 1.x objects pass through: kagent recompiles agents itself (#20)
+  | 'WORKLOAD_REF' // an Argo Rollout takes its pod template from another object: where its stamp goes (#38)
   | 'ALSO_RELOADED' // stamped workloads Stakater Reloader reloads too: each change rolls them twice (#38)
   | 'MASKED_VALUES' // a Secret whose values Argo CD's API masked (++++++++): its hash cannot follow them (#38)
   | 'STAMPED';

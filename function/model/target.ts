@@ -28,6 +28,13 @@ export interface Target {
   reloaderRefs?: SourceRef[];
   /** The object carries annotations another tool reloads it by (Reloader): a change rolls it twice (#38). */
   alsoRolledBy?: 'Reloader';
+  /**
+   * A target waiting to hand its stamp to another object (an Argo Rollout's `spec.workloadRef`, #38): that
+   * object's id as its kind's `linkId` gives it, how to name it, and the field naming it.
+   */
+  handsTo?: { id: string; what: string; field: string };
+  /** A target linked from others (the Rollouts whose `workloadRef` names it): those objects. */
+  via?: KObject[];
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */

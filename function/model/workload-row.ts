@@ -67,10 +67,10 @@ export interface WorkloadRow {
   /** Fields that change how it rolls, tried in order; the first that matches decides. */
   rules?: readonly RollRule[];
   /**
-   * A field that hands the pod template to another object (Argo Rollouts `spec.workloadRef`): when present
-   * the object is not stamped and `why` (an info result) says where the stamp goes instead.
+   * A field that names another object whose pod template this one runs (Argo Rollouts `spec.workloadRef`):
+   * when present the object is not stamped itself; its stamp goes on that object (kinds/rollout-workload-ref.ts).
    */
-  delegate?: { path: KeyPath; why: string };
+  delegate?: { path: KeyPath };
   /** Where the row's facts come from: the operator's source file or documentation page. */
   source: string;
   /** Rows a user declared: the setting that declared it (`spec.kinds[0]`, with the file it came from). */

@@ -50,6 +50,12 @@ export class Planner {
   private readonly notesGiven = new Set<string>();
   /** Targets another tool reloads too (Target.alsoRolledBy): one warning names them at the end (#38). */
   private readonly alsoReloaded: Subject[] = [];
+  /** Ids targets asked for (Target.handsTo): objects read with one of them are kept for linking. */
+  private readonly wanted: Set<string>;
+  /** Ids of objects read before any target asked for them, and not kept. */
+  private readonly passed = new Set<string>();
+  /** A target asked for an object already passed: the input must be planned again (Plan.replan). */
+  private replan = false;
   private count = 0;
 
   constructor(
@@ -57,7 +63,10 @@ export class Planner {
     private readonly planEdit: EditPlanner,
     /** The run's deadline, for the loops over items and targets. Default: none. */
     readonly deadline?: Deadline,
+    /** Ids asked for by targets, known from an earlier plan of the same input (Plan.replan). Default: none. */
+    wanted?: readonly string[],
   ) {
+    this.wanted = new Set(wanted);
     // A declared kind that collides with a built-in one fails the run before anything is read (#24).
     this.results.push(...declaredKindProblems(config));
   }
@@ -73,28 +82,49 @@ export class Planner {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
-      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
+      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
       if (candidate) this.candidates.push(obj);
+      else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
       const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
       if (!target) continue;
       if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
+      if (target.handsTo) {
+        // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
+        if (this.passed.has(target.handsTo.id)) this.replan = true;
+        this.wanted.add(target.handsTo.id);
+      }
       // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
       this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
   }
 
+  private pass(id: string | undefined): void {
+    if (id !== undefined) this.passed.add(id);
+  }
+
+  /**
+   * The plan. With `replan` set, nothing else in it counts: a target asked for an object read before it, and
+   * the caller plans the input again with those ids (`new Planner(…, replan)`), which then keeps the objects.
+   */
   finish(): Plan {
+    if (this.replan) return { config: this.config, index: emptyIndex(), targets: [], units: new Map(), needs: [], results: [], items: this.count, selectable: 0, replan: [...this.wanted] };
     const waiting = this.slots.flatMap((s) => ('target' in s ? [s.target] : []));
-    let linked = waiting;
-    for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates);
-    // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
+    let linked: Array<Target | undefined> = waiting;
+    for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates, this.results, this.config);
+    // Linking replaces a waiting target in place, drops one (undefined) or appends one: put them back among
+    // the planned ones.
     let next = 0;
-    const targets = this.slots.map((s, i) => {
+    const targets: PlannedTarget[] = [];
+    this.slots.forEach((s, i) => {
       if (i % 64 === 63) this.deadline?.check('planning');
-      return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
+      if ('planned' in s) targets.push(s.planned);
+      else {
+        const target = linked[next++];
+        if (target) targets.push(this.planOne(target));
+      }
     });
-    for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
+    for (const extra of linked.slice(next)) if (extra) targets.push(this.planOne(extra));
     const reloaded = alsoReloadedWarning(this.alsoReloaded);
     if (reloaded) this.results.push(reloaded);
     const { config, index, units, results, kagent1x, selectable } = this;

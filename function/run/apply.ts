@@ -61,16 +61,21 @@ export interface StampOutcome {
 export function plan(items: readonly Item[], config: Config, deadline?: Deadline): Plan {
   const planner = startPlan(config, deadline);
   planner.add(items);
-  return planner.finish();
+  const first = planner.finish();
+  if (!first.replan) return first;
+  const again = startPlan(config, deadline, first.replan);
+  again.add(items);
+  return again.finish();
 }
 
 /**
  * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
  * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
  * object's.
+ * - A plan with `replan` asks for the same input again, added to `startPlan(config, deadline, plan.replan)`.
  */
-export function startPlan(config: Config, deadline?: Deadline): Planner {
-  return new Planner(config, planStampEdit, deadline);
+export function startPlan(config: Config, deadline?: Deadline, wanted?: readonly string[]): Planner {
+  return new Planner(config, planStampEdit, deadline, wanted);
 }
 
 /**

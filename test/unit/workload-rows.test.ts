@@ -101,13 +101,13 @@ test('a Knative Service that names its Revision is not stamped: Knative refuses 
   assert.is(r?.field?.path, 'spec.template.metadata.name');
 });
 
-test('a Rollout with workloadRef is not stamped: the info says the stamp goes on the Deployment it names (#24)', async () => {
+test('a Rollout with workloadRef is not stamped itself: its stamp goes on the Deployment it names, here not in the input (#24, #38)', async () => {
   const rollout = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'app', namespace: 'shop', annotations: { 'rollstamp.dev/enabled': 'true' } }, spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'app' } } };
   const doc = await explain([rollout]);
   assert.is(doc.targets.length, 0);
-  const r = doc.results.find((x) => x.tags.code === 'NO_TEMPLATE');
-  assert.is(r?.severity, 'info');
-  assert.match(r!.message, /copies the template of the object it names/);
+  const r = doc.results.find((x) => x.tags.code === 'MISSING_OBJECT');
+  assert.is(r?.severity, 'warning');
+  assert.match(r!.message, /^names Deployment shop\/app, which is not in the input/);
 });
 
 test('explain says how a stamp rolls, in text too (#24)', async () => {
