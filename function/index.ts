@@ -18,7 +18,7 @@ export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type Tar
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
-export { formatResult, hasErrors, oneLine, resourceId, type Result } from './model/results.ts';
+export { formatResult, hasErrors, oneLine, resourceId, targetId, type Result } from './model/results.ts';
 export { printable, printableData, printableJson } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';

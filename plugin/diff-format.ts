@@ -1,6 +1,6 @@
 // The three outputs of `rollstamp diff` (#16): an aligned text table, a Markdown table for a pull-request
 // comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only.
-import { type KeyChange, printable, printableJson, resourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
+import { type KeyChange, printable, printableJson, type SourceChange, type StampDiff, targetId, type TargetDiff } from '../function/index.ts';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -71,7 +71,7 @@ function keysCell(r: Row, name: (key: string) => string): string {
 }
 
 function rowsOf(t: TargetDiff): Row[] {
-  const target = resourceId(t.resourceRef);
+  const target = targetId(t);
   const rolls = changeOf(t);
   const sources = t.sources.flatMap((s) => flatten(s, '', ''));
   const none = { source: '', sourceMd: '', from: '', fromMd: '', keys: [] };
@@ -134,7 +134,7 @@ export function renderMarkdown(diff: StampDiff): string {
     const why = rows.map((r) => (t.change === 'rolls' || t.change === 'may-roll' ? whyOf(r) : t.change)).join('<br>');
     const keys = rows.map((r) => keysCell(r, mdCode)).join('<br>');
     const rolls = t.change === 'may-roll' ? ' (may roll)' : changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
-    lines.push(`| ${mdCode(resourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
+    lines.push(`| ${mdCode(targetId(t))}${rolls} | ${why} | ${keys} |`);
   }
   const note = hiddenNote(diff);
   return `${head}\n\n${lines.join('\n')}\n${note ? `\n${note}\n` : ''}`;

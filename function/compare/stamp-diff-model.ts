@@ -43,6 +43,8 @@ export interface SourceChange {
 
 export interface TargetDiff {
   resourceRef: ResourceRef;
+  /** An object with several pod templates (a VMCluster's `vmstorage`): which one this target stamps. */
+  component?: string;
   change: TargetChange;
   /** The field that holds the stamp (as in NEW, else OLD). */
   field: string;

@@ -34,8 +34,8 @@ export function diffStamps(oldTargets: readonly TargetReport[], newTargets: read
     if (o && n) {
       const diff = diffPair(o, n, unchanged);
       if (diff) out.push(diff);
-    } else if (n) out.push({ resourceRef: n.resourceRef, change: 'appears', field: n.field, hash: { new: n.hash }, ...rolloutOf(n), sources: [] });
-    else if (o) out.push({ resourceRef: o.resourceRef, change: 'disappears', field: o.field, hash: { old: o.hash }, ...rolloutOf(o), sources: [] });
+    } else if (n) out.push({ resourceRef: n.resourceRef, ...componentOf(n), change: 'appears', field: n.field, hash: { new: n.hash }, ...rolloutOf(n), sources: [] });
+    else if (o) out.push({ resourceRef: o.resourceRef, ...componentOf(o), change: 'disappears', field: o.field, hash: { old: o.hash }, ...rolloutOf(o), sources: [] });
   }
   const summary = { rolls: 0, appears: 0, disappears: 0, 'may-roll': 0 };
   for (const t of out) summary[t.change]++;
@@ -44,7 +44,7 @@ export function diffStamps(oldTargets: readonly TargetReport[], newTargets: read
 
 /** How one target present in both runs differs, if it does (see diffStamps). */
 function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): TargetDiff | undefined {
-  const base = { resourceRef: n.resourceRef, field: n.field, ...rolloutOf(n) };
+  const base = { resourceRef: n.resourceRef, ...componentOf(n), field: n.field, ...rolloutOf(n) };
   const hidden = hiddenSources(o.sources, n.sources);
   const stamps = stampsOf(o, n);
   const stampsDiffer = hidden.length > 0 && stamps !== undefined && stamps.old !== stamps.new;
@@ -64,6 +64,7 @@ function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): Targe
 }
 
 const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
+const componentOf = (t: TargetReport): { component?: string } => (t.component ? { component: t.component } : {});
 
 /**
  * An object's identity across two renders: group, kind, namespace and name, without the version (a new API
@@ -78,7 +79,8 @@ export function identityOf(ref: ResourceRef, sameGroup: (group: string) => strin
 function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport> {
   const out = new Map<string, TargetReport>();
   for (const t of targets) {
-    const id = identityOf(t.resourceRef);
+    // One object's components are targets of their own (a VMCluster's vmselect and vmstorage).
+    const id = `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
     // The core accepts an object twice (kubectl applies both, the last wins): match copies in order.
     let copy = 1;
     while (out.has(copy === 1 ? id : `${id}#${copy}`)) copy++;

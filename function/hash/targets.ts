@@ -79,7 +79,7 @@ const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.s
 
 function targetReport(target: PlannedTarget, hash: string, sources: SourceReport[], config: Config): TargetReport {
   const { subject, site, previous } = target;
-  const out: TargetReport = { resourceRef: subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
+  const out: TargetReport = { resourceRef: subject.ref!, ...(target.component ? { component: target.component } : {}), field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
   if (subject.file) out.file = subject.file;
   if (previous !== undefined) out.previous = previous;
   if (target.rollout) out.rollout = target.rollout;

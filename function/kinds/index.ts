@@ -6,6 +6,7 @@ import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
 import { kagent1xPassThrough } from './kagent1x-versions.ts';
 import { rolloutWorkloadRefs } from './rollout-workload-ref.ts';
+import { sidecarSetPassThrough } from './sidecar-sets.ts';
 import { workloads } from './workloads.ts';
 export { declaredKindProblems } from './declared-kinds.ts';
 import type { Config } from '../model/config.ts';
@@ -18,7 +19,7 @@ export type { HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
 export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments, rolloutWorkloadRefs];
 
 /** Checked before any kind: objects whose kind or version rollstamp must not write into. */
-export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough];
+export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough, sidecarSetPassThrough];
 
 const BY_MODE: ReadonlyMap<TargetMode, TargetKind> = new Map(TARGET_KINDS.map((k) => [k.mode, k]));
 

@@ -47,8 +47,11 @@ export interface Selection {
   matches(obj: KObject, config: Config): boolean;
   /** Whether an object of this kind without a `rollstamp.dev/enabled` label or annotation is selected. */
   byDefault(obj: KObject, config: Config): boolean;
-  /** The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. */
-  read(obj: KObject, results: Result[], config: Config): Target | undefined;
+  /**
+   * The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. An
+   * object with several pod templates (a workload row's components) gives one target each.
+   */
+  read(obj: KObject, results: Result[], config: Config): Target | readonly Target[] | undefined;
 }
 
 /**

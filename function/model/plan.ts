@@ -25,6 +25,8 @@ export interface PlannedTarget {
   site: StampSite;
   /** Workloads: how a changed stamp rolls. */
   rollout?: Rollout;
+  /** Workloads of a kind with component rows: which of the object's pod templates this is. */
+  component?: string;
   /** Index of the target's item in the planned items: how the writers find what was stamped. */
   item: number;
   /** The stamp site can hold a stamp; false when it cannot (the errors are in the results) or was not checked. */

@@ -29,6 +29,8 @@ export interface SourceReport {
 
 export interface TargetReport {
   resourceRef: ResourceRef;
+  /** An object with several pod templates (a VMCluster's `vmstorage`): which one this target stamps. */
+  component?: string;
   file?: FileRef;
   /** Field that holds the stamp. */
   field: string;

@@ -121,6 +121,11 @@ export function resourceId(ref: ResourceRef | undefined): string {
   return [ref.apiVersion, ref.kind, ref.namespace, ref.name].filter((p) => p !== undefined && p !== '').join('/');
 }
 
+/** A target as printed: its resource, and the component it stamps when the object has several (`… (vmstorage)`). */
+export function targetId(t: { resourceRef: ResourceRef; component?: string }): string {
+  return t.component ? `${resourceId(t.resourceRef)} (${t.component})` : resourceId(t.resourceRef);
+}
+
 /** Text taken from input as one printable line: control, format and separator characters as `\uXXXX` (printable). */
 export const oneLine = printable;
 

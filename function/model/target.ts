@@ -22,6 +22,8 @@ export interface Target {
   carriedFrom?: Target;
   /** Workloads: the row of the kind table that reads it. */
   row?: WorkloadRow;
+  /** Workloads of a kind with component rows: the component (a VMCluster's `vmstorage`), one target each. */
+  component?: string;
   /** Workloads: how its stamp rolls. */
   rollout?: Rollout;
   /** Workloads: the sources Stakater Reloader's `…/reload` annotations name (#38). */

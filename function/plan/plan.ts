@@ -85,17 +85,18 @@ export class Planner {
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
       if (candidate) this.candidates.push(obj);
       else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
-      const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
+      const { targets, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
-      if (!target) continue;
-      if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
-      if (target.handsTo) {
-        // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
-        if (this.passed.has(target.handsTo.id)) this.replan = true;
-        this.wanted.add(target.handsTo.id);
+      for (const target of targets ?? []) {
+        if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
+        if (target.handsTo) {
+          // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
+          if (this.passed.has(target.handsTo.id)) this.replan = true;
+          this.wanted.add(target.handsTo.id);
+        }
+        // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
+        this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
       }
-      // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
-      this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
   }
 
@@ -146,6 +147,7 @@ export class Planner {
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
     if (target.rollout) out.rollout = target.rollout;
+    if (target.component) out.component = target.component;
     if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const carriedFrom = this.planOne(target.carriedFrom!);

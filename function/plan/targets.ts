@@ -11,9 +11,9 @@ import type { KObject } from '../model/object.ts';
 import type { Subject } from '../model/results.ts';
 import type { Target } from '../model/target.ts';
 
-/** What selecting one object found: its target, if it is one, and whether a target kind selects its kind. */
+/** What selecting one object found: its targets (one, or one per component), and whether a target kind selects its kind. */
 export interface Selected {
-  target?: Target;
+  targets?: readonly Target[];
   /** Of a kind some target kind selects (chosen or not), and not passed through. */
   selectable: boolean;
 }
@@ -57,8 +57,9 @@ export function selectTarget(obj: KObject, config: Config, results: Result[], no
     return { selectable: false };
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
-  const target = wanted ? selection.read(obj, results, config) : undefined;
-  return target ? { target, selectable: true } : { selectable: true };
+  const read = wanted ? selection.read(obj, results, config) : undefined;
+  const targets = read === undefined ? [] : 'obj' in read ? [read] : read;
+  return targets.length > 0 ? { targets, selectable: true } : { selectable: true };
 }
 
 /** Most workloads the double-roll warning names; the rest are counted. */

@@ -41,11 +41,11 @@ export interface StampOutcome {
   results: Result[];
   targets: TargetReport[];
   /**
-   * Items (by their index among the planned items) that were stamped, each with the text edit that writes the
-   * stamp into its source (undefined when only a fresh rendering can). Empty when there are errors: then
-   * nothing is stamped.
+   * Items (by their index among the planned items) that were stamped, each with the text edits that write its
+   * stamps into its source (one per stamp: an object with several pod templates has several; undefined when
+   * only a fresh rendering can). Empty when there are errors: then nothing is stamped.
    */
-  changed: Map<number, TextEdit | undefined>;
+  changed: Map<number, Array<TextEdit | undefined>>;
   /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
   kagent1x?: Kagent1xReport;
 }
@@ -106,14 +106,16 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   const reports = hashTargets(planned.targets, ctx);
   if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
   const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
-  const changed = new Map<number, TextEdit | undefined>();
+  const changed = new Map<number, Array<TextEdit | undefined>>();
   if (!hasErrors(results)) {
     planned.targets.forEach((t, i) => {
       const report = reports[i];
       if (!report?.changed) return;
       // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
       if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
-      changed.set(t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
+      const edits = changed.get(t.item) ?? [];
+      edits.push(t.edit ? fillEdit(t.edit, report.hash) : undefined);
+      changed.set(t.item, edits);
       const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
       results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
     });

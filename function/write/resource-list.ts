@@ -17,7 +17,7 @@ import { resultsYaml } from './results-yaml.ts';
  * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
  *   list was read without one (the caller reads it again with the yaml library and runs again).
  */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, TextEdit | undefined> = new Map()): string | undefined {
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>> = new Map()): string | undefined {
   const edited = !rl.json ? editText(rl, results, changed) : undefined;
   if (edited !== undefined) return edited;
   if (!rl.doc) return undefined;
@@ -29,8 +29,8 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
   return rl.doc.toString(detectFormat(rl.text));
 }
 
-function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, TextEdit | undefined>): string | undefined {
-  const edits = [...changed.values()];
+function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string | undefined {
+  const edits = [...changed.values()].flat();
   if (edits.some((e) => e === undefined) || rl.hasResults || rl.indent !== 0) return undefined;
   // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
   // reader read is the stream's only document and has no `...`: its end is the text's.)

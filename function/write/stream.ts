@@ -15,14 +15,14 @@ import { assertEditsReadBack } from './read-back.ts';
  * the yaml library). Each edited document is read back before anything is returned (write/read-back.ts:
  * a broken one throws), where it can be only the block maps the edits are in.
  */
-export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, TextEdit | undefined>): string | undefined {
+export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string | undefined {
   // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
   const parts: string[] = [];
   let last = '';
   for (const d of docs) {
     // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
     const stamped = itemsOf(d).filter((i) => changed.has(i));
-    const text = stamped.length > 0 ? renderChanged(d, stamped.map((i) => changed.get(i))) : d.text;
+    const text = stamped.length > 0 ? renderChanged(d, stamped.flatMap((i) => changed.get(i)!)) : d.text;
     if (text === undefined) return undefined;
     if (text === '') continue;
     if (last !== '' && !last.endsWith('\n')) parts.push('\n');

@@ -9,7 +9,7 @@ import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
-import { formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { formatResult, hasErrors, type Kagent1xReport, printable, type Result, type SourceReport, targetId, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -71,7 +71,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   else if (targets.length === 0 && !previewed) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
   for (const t of targets) {
     const file = t.file ? `  (${t.file.path}${t.file.index ? `#${t.file.index}` : ''})` : '';
-    lines.push(`${resourceId(t.resourceRef)}${file}`);
+    lines.push(`${targetId(t)}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
     // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.

@@ -28,8 +28,8 @@ test('serializeStream refuses an edit that breaks its document instead of return
   doc!.itemCount = 1;
   const at = DOC.indexOf('old\n');
   // An edit as the old planner made it for a block scalar: the line break goes with the value.
-  assert.throws(() => serializeStream([doc!], new Map([[0, { offset: at, remove: 4, insert: '"sha256:x"' }]])), /does not read back/);
-  const fine = serializeStream([doc!], new Map([[0, { offset: at, remove: 3, insert: '"sha256:x"' }]]));
+  assert.throws(() => serializeStream([doc!], new Map([[0, [{ offset: at, remove: 4, insert: '"sha256:x"' }]]])), /does not read back/);
+  const fine = serializeStream([doc!], new Map([[0, [{ offset: at, remove: 3, insert: '"sha256:x"' }]]]));
   assert.ok(fine?.includes('rollstamp.dev/hash: "sha256:x"\n    note: x\n'), fine);
 });
 
@@ -87,10 +87,10 @@ test('fn reads back the ResourceList it edited: a broken edit throws instead of 
   assert.ok('rl' in read, 'read');
   const offset = list.indexOf('old');
   const windowed = { start: list.indexOf('rollstamp.dev/hash'), end: list.indexOf('note: x') + 7, indent: 6 };
-  const fine = serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 3, insert: '"sha256:x"', window: windowed }]]));
+  const fine = serializeResourceList(read.rl, [], new Map([[0, [{ offset, remove: 3, insert: '"sha256:x"', window: windowed }]]]));
   assert.ok(fine?.includes('rollstamp.dev/hash: "sha256:x"\n      note: x\n'), fine);
-  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 4, insert: '"sha256:x"', window: windowed }]])), /does not read back/);
-  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, { offset, remove: 4, insert: '"sha256:x"' }]])), /does not read back/);
+  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, [{ offset, remove: 4, insert: '"sha256:x"', window: windowed }]]])), /does not read back/);
+  assert.throws(() => serializeResourceList(read.rl, [], new Map([[0, [{ offset, remove: 4, insert: '"sha256:x"' }]]])), /does not read back/);
 });
 
 test.run();
