@@ -16,6 +16,9 @@ const RELOADED_KINDS: ReadonlySet<string> = new Set(['apps/Deployment', 'apps/Da
 
 const CLASSES = ['Secret', 'ConfigMap'] as const;
 
+/** What every key this module reads has in it. */
+const RELOADER_DOMAIN = 'reloader.stakater.com/';
+
 /** Go's strconv.ParseBool true values: what Reloader takes for "true". */
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 
@@ -41,6 +44,9 @@ export const isReloaderKind = (obj: KObject): boolean => RELOADED_KINDS.has(`${o
 export function readReloader(obj: KObject, template: KeyPath): ReloaderView | undefined {
   if (!isReloaderKind(obj)) return undefined;
   const onPod = childIn(obj.item.node, template);
+  // Most workloads carry none of Reloader's keys: one look at each map's keys says so.
+  const mentions = (key: string | undefined): boolean => key !== undefined && key.includes(RELOADER_DOMAIN);
+  if (![...obj.annotations.keys()].some(mentions) && !(isMapNode(onPod) && onPod.items.some((p) => mentions(stringValue(p.key))))) return undefined;
   const view: ReloaderView = { reloaded: false, optsIn: false, named: [] };
   for (const cls of CLASSES) {
     const keys = [RELOADER[cls].reload, RELOADER.auto, RELOADER[cls].auto, RELOADER.search];
