@@ -1,6 +1,6 @@
 // `npm start`: stamps examples/basic/app.yaml, prints what changed, then rotates one password and shows
 // that only the workload using it gets a new hash. `npm run start:kagent` does the same for examples/kagent
-// (kagent 0.10.x), then rotates a key of examples/kagent-1x and shows the agents kagent 1.x recompiles.
+// (kagent 0.10.x), then changes examples/kagent-1x and shows what kagent 1.x will do with each agent.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,25 +97,29 @@ function kagentExample() {
   console.log('only they roll (and claude\'s own informational stamp changes); k8s-helper and ticket-bot keep theirs.');
 }
 
-/** kagent 1.x: nothing is written; `diff` names the agents a rotated key recompiles (#20). */
+/** kagent 1.x: nothing is written; `diff` says what kagent 1.0 will do with a pull request's change (#20, #35). */
 function kagent1xExample() {
   const dir = 'examples/kagent-1x';
   const files = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `${dir}/${f}`);
-  console.log('\nkagent 1.x (api.kagent.dev) recompiles its agents itself; rollstamp writes nothing into them:');
+  console.log('\nkagent 1.x (api.kagent.dev) compiles its agents itself; rollstamp writes nothing into them:');
   console.log(`$ rollstamp stamp --check ${files.join(' ')}`);
   rollstamp(['stamp', '--check', ...files]);
   console.log('(exit 0: nothing to stamp)');
   const input = rollstamp(['stamp', ...files]);
-  console.log('\nRotating openai-key.api-key and the search-api token, and asking which agents that recompiles:');
+  console.log('\nA change that rotates openai-key.api-key, edits the lead prompt and renames the key of anthropic-key:');
   console.log('$ rollstamp diff old.yaml new.yaml');
-  const rotated = input.replace('sk-example-openai-key-1', 'sk-example-openai-key-2').replace('example-search-token-1', 'example-search-token-2');
+  const changed = input
+    .replace('sk-example-openai-key-1', 'sk-example-openai-key-2')
+    .replace('You lead incident response.', 'You lead incident response and write the timeline.')
+    .replace('  api-key: sk-ant-example-key-1', '  apiKey: sk-ant-example-key-1');
   const tmp = mkdtempSync(join(tmpdir(), 'rollstamp-kagent1x-'));
   writeFileSync(join(tmp, 'old.yaml'), input);
-  writeFileSync(join(tmp, 'new.yaml'), rotated);
-  process.stdout.write(rollstamp(['diff', join(tmp, 'old.yaml'), join(tmp, 'new.yaml')], undefined, [3]));
+  writeFileSync(join(tmp, 'new.yaml'), changed);
+  process.stdout.write(rollstamp(['diff', join(tmp, 'old.yaml'), join(tmp, 'new.yaml')], undefined, [4]));
   rmSync(tmp, { recursive: true, force: true });
-  console.log('\nlead reaches openai through its triage sub-agent, so lead and triage recompile; reviewer uses claude');
-  console.log('and keeps its revision. The search token is injected by the egress gateway: it applies live.');
+  console.log('\n(exit 4: an agent will not compile.) The claude ModelConfig still names api-key, so lead and reviewer');
+  console.log('will not compile; the new prompt recompiles lead; the rotated OpenAI key reaches lead (through its triage');
+  console.log('sub-agent) and triage by the egress gateway: it applies live, with no new revision.');
 }
 
 if (process.argv[2] === 'kagent') {

@@ -8,7 +8,7 @@ export { startStreamRun, type StreamInput } from './run/stream-run.ts';
 export type { Run, RunOutcome } from './run/run.ts';
 export type { Config } from './model/config.ts';
 export type { Deadline } from './model/deadline.ts';
-export type { Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
+export type { Kagent1xFailure, Kagent1xInput, Kagent1xReport } from './model/kagent1x.ts';
 export type { FetchedSources } from './model/dependencies.ts';
 export type { LiveNeed } from './model/plan.ts';
 export type { SourceReport, TargetReport } from './model/reports.ts';

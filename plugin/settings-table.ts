@@ -92,6 +92,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   // Work caps (#12).
   { name: 'maxReferences', field: false, env: 'ROLLSTAMP_MAX_REFERENCES', argocd: 'operator', type: 'number', default: '1000' },
   { name: 'maxKeyWork', field: false, env: 'ROLLSTAMP_MAX_KEY_WORK', argocd: 'operator', type: 'number', default: '500000' },
+  // The kagent 1.x preview's rows for a whole run (#33).
+  { name: 'maxPreviewRows', field: false, env: 'ROLLSTAMP_MAX_PREVIEW_ROWS', argocd: 'operator', type: 'number', default: '500000' },
   { name: 'maxLiveReads', field: false, env: 'ROLLSTAMP_MAX_LIVE_READS', argocd: 'operator', type: 'number', default: '500' },
 ];
 

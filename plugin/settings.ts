@@ -23,6 +23,7 @@ export const READER_ENV = envOf('reader');
 export const MAX_REFERENCES_ENV = envOf('maxReferences');
 /** Most keys one run hashes or reports after sharing (operator-only, #21). */
 export const MAX_KEY_WORK_ENV = envOf('maxKeyWork');
+export const MAX_PREVIEW_ROWS_ENV = envOf('maxPreviewRows');
 /** `true` lets chart repositories be plain `http://` (operator-only, #21); default: https://, oci:// and local only. */
 export const HELM_ALLOW_HTTP_ENV = envOf('helmAllowHttp');
 
@@ -115,12 +116,18 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
 
 /**
  * The config with the operator's caps from the environment (`ROLLSTAMP_MAX_REFERENCES`,
- * `ROLLSTAMP_MAX_KEY_WORK`); they are never read from a functionConfig or a repository.
+ * `ROLLSTAMP_MAX_KEY_WORK`, `ROLLSTAMP_MAX_PREVIEW_ROWS`); they are never read from a functionConfig or a repository.
  */
 export function withOperatorLimits(config: Config, io: Io): Config {
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
   const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
-  return { ...config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) };
+  const maxPreviewRows = positiveWholeEnv(io, MAX_PREVIEW_ROWS_ENV, 'rows');
+  return {
+    ...config,
+    ...(maxReferences === undefined ? {} : { maxReferences }),
+    ...(maxKeyWork === undefined ? {} : { maxKeyWork }),
+    ...(maxPreviewRows === undefined ? {} : { maxPreviewRows }),
+  };
 }
 
 /** The total input limit: `ROLLSTAMP_MAX_INPUT_BYTES`, else 10 MiB. */

@@ -38,7 +38,7 @@ test('kagent.dev/v1alpha3 (the 1.0 pre-releases): one result per run, naming no 
   assert.is(notes[0]!.severity, 'info');
   assert.is(notes[0]!.resourceRef, undefined);
   assert.ok(notes[0]!.message.startsWith('kagent.dev/v1alpha3 (a kagent 1.0 pre-release) objects pass through unchanged'), notes[0]!.message);
-  assert.ok(notes[0]!.message.includes('kagent 1.x recompiles an agent itself when a Secret key it consumes changes'), notes[0]!.message);
+  assert.ok(notes[0]!.message.includes('its egress gateway reads credentials live, so a stamp would roll nothing'), notes[0]!.message);
 });
 
 test('an AgentHarness is not stamped; an info result says its rollouts are not automatic and why', async () => {

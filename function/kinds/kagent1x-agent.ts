@@ -2,7 +2,8 @@
 // walk each Agent's graph — Agent → AgentTemplate (and sub-agent templates) and Harness → ModelConfig,
 // RemoteMCPServer, EgressPolicy → Secret and ConfigMap keys — and report what a change recompiles. One row
 // per kind: where its references are (discover/kagent1x-refs.ts).
-import { egressEdges, harnessEdges, modelConfigEdges, remoteMcpEdges, templateEdges, type Kagent1xEdge, type Kagent1xRefKind } from '../discover/kagent1x-refs.ts';
+import { egressEdges, harnessEdges, modelConfigEdges, remoteMcpEdges } from '../discover/kagent1x-credentials.ts';
+import { templateEdges, type Kagent1xEdge, type Kagent1xRefKind } from '../discover/kagent1x-refs.ts';
 import { child, formatPath, type FieldPath, type MapNode, type NodeReader } from '../model/nodes.ts';
 import { errorResult } from '../model/results.ts';
 
@@ -21,6 +22,16 @@ export const KAGENT1X_KINDS: ReadonlyMap<string, PreviewKind> = new Map<string, 
   ['RemoteMCPServer', { kind: 'RemoteMCPServer', edges: remoteMcpEdges }],
   ['EgressPolicy', { kind: 'EgressPolicy', edges: egressEdges }],
 ]);
+
+/**
+ * Whether an Agent spec has the Declarative or BYO shape of kagent's pre-1.0 main branch (`spec.type`,
+ * `spec.declarative`, `spec.byo`; go/api/v1alpha3/agent_types.go@59fb7063) and none of the template and harness
+ * of 1.0: such an Agent is passed through with one result, not previewed (its compile rules were never released).
+ */
+export function isDeclarativeShape(spec: MapNode): boolean {
+  const has = (key: string): boolean => child(spec, key) !== undefined;
+  return !['template', 'templateRef', 'harness', 'harnessRef'].some(has) && ['type', 'declarative', 'byo'].some(has);
+}
 
 /**
  * An Agent's template and harness, each inline or by reference, and its `egressPolicyRefs`.

@@ -1,5 +1,5 @@
 // Target kinds, kagent 1.x: which objects belong to kagent's 1.x API and the one result per run that says why
-// none of them is written (#20). kagent 1.0.x serves every resource under `api.kagent.dev/v1alpha3`
+// none of them is written (#20, #35). kagent 1.0.x serves every resource under `api.kagent.dev/v1alpha3`
 // (helm/kagent-crds/templates/api.kagent.dev_*.yaml); its pre-releases served `kagent.dev/v1alpha3`.
 import { infoResult, type Result } from '../model/results.ts';
 import type { PassThrough } from './kind.ts';
@@ -22,19 +22,23 @@ interface GroupAndVersion {
  */
 export const isKagent1x = (obj: GroupAndVersion): boolean => obj.group === KAGENT1X_GROUP || obj.apiVersion === KAGENT1X_PRERELEASE;
 
-/** The result for a run with kagent 1.x objects of this API: once per API, with no object named. */
+/**
+ * The result for a run with kagent 1.x objects: once per run, naming the API of the first one, with no object named.
+ * - True under kagent 1.0.x's rules (translator/revision.go@092a61b4): a revision covers specs and prompt
+ *   ConfigMaps, and the egress gateway reads credentials live, so a stamp would move nothing.
+ */
 export function kagent1xNote(apiVersion: string): Result {
   const api = apiVersion === KAGENT1X_PRERELEASE ? `${KAGENT1X_PRERELEASE} (a kagent 1.0 pre-release)` : `${apiVersion} (kagent 1.x)`;
   return infoResult(
     'KAGENT_1X_NOT_STAMPED',
-    `${api} objects pass through unchanged: kagent 1.x recompiles an agent itself when a Secret key it consumes changes; ` +
-      'rollstamp diff and explain show which agents a change recompiles',
+    `${api} objects pass through unchanged: kagent 1.x compiles each Agent's specs and prompt ConfigMaps into its own revision ` +
+      'and its egress gateway reads credentials live, so a stamp would roll nothing; rollstamp diff previews what a change recompiles',
   );
 }
 
 /**
- * kagent 1.x objects, whatever their labels say: never written (a stamp is not a revision input, and every
- * consumed key already moves the revision). Reported once per run and API (`oncePerRun`).
+ * kagent 1.x objects, whatever their labels say: never written (a stamp is not a revision input). Reported once
+ * per run (`oncePerRun`).
  */
 export const kagent1xPassThrough: PassThrough = Object.assign((obj: Parameters<PassThrough>[0]) => (isKagent1x(obj) ? kagent1xNote(obj.apiVersion) : undefined), {
   oncePerRun: true as const,

@@ -53,6 +53,12 @@ export interface Config {
    * from ROLLSTAMP_MAX_KEY_WORK. Default: DEFAULT_MAX_KEY_WORK (hash/shared-digests.ts).
    */
   maxKeyWork?: number;
+  /**
+   * Most rows the kagent 1.x preview may hold for one run: each input of each Agent, counted once per object in
+   * its chain (#33). Operator-only: the plugin sets it from ROLLSTAMP_MAX_PREVIEW_ROWS. Default:
+   * DEFAULT_MAX_PREVIEW_ROWS (hash/kagent1x-preview.ts).
+   */
+  maxPreviewRows?: number;
   /** Workload kinds the user declares (`spec.kinds`): rows of the kind table after the built-in ones. Default: none. */
   kinds?: readonly WorkloadRow[];
 }

@@ -53,6 +53,8 @@ export interface KObject {
    */
   metadataProblems: Result[];
   subject: Subject;
+  /** metadata.uid, when the render carries one (an export of live objects does). */
+  uid?: string;
   /**
    * A plain Secret or ConfigMap, decoded when it was indexed (its tree is released then: reading `item` throws):
    * its entries (undefined when decoding found errors) and the results decoding gave, reported when it is

@@ -22,6 +22,7 @@ export type ResultCode =
   | 'BAD_ANNOTATION'
   | 'TOO_MANY_REFERENCES' // a target names more sources than the operator's cap (#12)
   | 'TOO_MUCH_KEY_WORK' // more keys to hash or report than the operator's cap, after sharing (#21)
+  | 'TOO_MUCH_PREVIEW_WORK' // more kagent 1.x preview rows than the operator's cap, for the whole run (#33)
   | 'MISSING_SOURCE'
   | 'MISSING_KEY'
   | 'MISSING_TEMPLATE'
@@ -36,7 +37,7 @@ export type ResultCode =
   | 'EMPTY_INPUT' // fn: a ResourceList without items (passed through as it came)
   | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
   | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
-  | 'KAGENT_1X_NOT_STAMPED' // kagent 1.x objects pass through: kagent recompiles agents itself (#20)
+  | 'KAGENT_1X_NOT_STAMPED' // kagent 1.x objects pass through: kagent compiles its own revisions (#20, #35)
   | 'WORKLOAD_REF' // an Argo Rollout takes its pod template from another object: where its stamp goes (#38)
   | 'ALSO_RELOADED' // stamped workloads Stakater Reloader reloads too: each change rolls them twice (#38)
   | 'MASKED_VALUES' // a Secret whose values Argo CD's API masked (++++++++): its hash cannot follow them (#38)

@@ -93,7 +93,14 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
     annotations: m ? stringMap(m, 'annotations', reader) : NONE,
     metadataProblems,
     subject,
+    ...uidOf(metaMap),
   };
+}
+
+/** metadata.uid when a render carries it (kagent 1.x counts a recreated ConfigMap or object, #35). */
+function uidOf(meta: MapNode | undefined): { uid?: string } {
+  const uid = meta ? stringValue(child(meta, 'uid')) : undefined;
+  return uid ? { uid } : {};
 }
 
 /** Labels or annotations of an object that has none: one map for all of them (most Secrets have neither). */

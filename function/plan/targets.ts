@@ -23,7 +23,7 @@ export interface Selected {
  * carry another's hash are linked afterwards (Planner.finish).
  * - Reports: a bad `rollstamp.dev/enabled` value (error), `enabled: "true"` on a kind rollstamp does not know
  *   (warning), and what the kind reports of the object.
- * - `notesGiven`: the once-per-run pass-through notes already reported (code and message), kept by the caller
+ * - `notesGiven`: the once-per-run pass-through notes already reported (by code), kept by the caller
  *   for the whole run, so a render of many kagent 1.x objects is not scanned once per object.
  */
 export function selectTarget(obj: KObject, config: Config, results: Result[], notesGiven: Set<string>): Selected {
@@ -31,7 +31,8 @@ export function selectTarget(obj: KObject, config: Config, results: Result[], no
     const note = passThrough(obj, config);
     if (!note) continue;
     const optedOut = (obj.annotations.get(ENABLED_ANNOTATION) ?? obj.labels.get(ENABLED_ANNOTATION)) === 'false';
-    const once = `${note.tags.code}\0${note.message}`;
+    // Once per run: by code alone, so a render of several kagent 1.x APIs still gets one line.
+    const once = note.tags.code;
     if (!optedOut && !(passThrough.oncePerRun && notesGiven.has(once))) {
       results.push(note);
       if (passThrough.oncePerRun) notesGiven.add(once);

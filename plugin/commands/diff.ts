@@ -43,10 +43,12 @@ stamp in a render to compare "may roll" (docs/argocd-diff-preview.md).
 OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
 Both are read with the same config flags.
 
-kagent 1.x Agents (api.kagent.dev) are never stamped: kagent compiles a new revision itself. They are
-listed apart: each Agent whose revision inputs changed \`recompiles\`, with the chain to each changed input
-(Agent › AgentTemplate › ModelConfig › Secret) and the consumed keys that changed; one that only sees a
-credential kagent's egress gateway injects at request time \`applies live\`.
+kagent 1.x Agents (api.kagent.dev) are never stamped: kagent compiles its own revisions. They are listed
+apart, by what kagent 1.0 will do: \`will not compile\` (a consumed key or object removed or renamed, a
+credential mode its egress gateway cannot serve, an invalid output schema; the field is named), \`recompiles\`
+(a spec, a prompt ConfigMap, a compiled ConfigMap key, the output schema), \`applies live\` (a credential the
+egress gateway injects: an API key, an MCP header Secret, a git credentialRef). Each row names the chain
+(Agent › AgentTemplate › ModelConfig › Secret) and the consumed keys that changed.
 
 Flags:
 ${flagsHelp(DIFF_FLAGS)}
@@ -64,10 +66,13 @@ Examples:
   apps/v1/Deployment/shop/web  rolls  Secret shop/db-credentials  bundle  changed: password
 
 Exit status: 0 nothing rolls, appears, disappears, may roll, recompiles or applies live; 3 something does
-(listed on stdout); 1 invalid input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
+(listed on stdout); 4 a kagent 1.x Agent will not compile (listed on stdout, with anything else that
+changes); 1 invalid input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
 
 /** Exit status when a target rolls, appears or disappears: 3, as `stamp --check`. */
 const SOMETHING_ROLLS = 3;
+/** Exit status when a kagent 1.x Agent will not compile (#35): a report is printed, and CI gating fails on it. */
+const WILL_NOT_COMPILE = 4;
 
 /** Runs `diff`: reads both renders, stamps each in memory, compares the target reports. */
 export async function runDiff(args: readonly string[], io: Io): Promise<number> {
@@ -88,6 +93,7 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   // With only kagent 1.x Agents in both renders, "Nothing rolls." would only say that nothing is stamped.
   const stamped = before.targets.length + after.targets.length > 0;
   await io.writeStdout(render(format, diff, agents, stamped));
+  if ((agents?.summary['will-not-compile'] ?? 0) > 0) return WILL_NOT_COMPILE;
   return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
 }
 

@@ -77,12 +77,19 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
     // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
     if (t.rollout) lines.push(`  rolls: ${t.rollout.how} (${t.rollout.why})`);
     if (t.sources.length === 0) lines.push('  uses no Secret or ConfigMap');
-    for (const s of t.sources) lines.push(...renderSource(s));
+    for (const s of t.sources) pushAll(lines, renderSource(s));
   }
-  if (kagent1x) lines.push(...renderKagent1xText(kagent1x));
+  // Appended line by line: a long report spread into push() overflows the stack (#33).
+  if (kagent1x) pushAll(lines, renderKagent1xText(kagent1x));
   const notes = results.filter((r) => r.severity !== 'info' || r.tags.code !== 'STAMPED');
-  if (notes.length > 0) lines.push('', 'Results:', ...notes.map((r) => `  ${formatResult(r)}`));
+  if (notes.length > 0) lines.push('', 'Results:');
+  for (const r of notes) lines.push(`  ${formatResult(r)}`);
   return `${lines.map(printable).join('\n')}\n`; // names and keys from input, as printable text (#21)
+}
+
+/** Appends `more` to `lines` without spreading it into arguments. */
+function pushAll(lines: string[], more: readonly string[]): void {
+  for (const line of more) lines.push(line);
 }
 
 function renderSource(s: SourceReport, indent = '  '): string[] {

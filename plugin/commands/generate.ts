@@ -52,7 +52,8 @@ ${env('live')}=${other('live')} (read Secrets and ConfigMaps from the cluster, i
 ${env('liveNamespaces')} only; ${env('kubeconfig')} and ${env('kubeContext')}, else the in-cluster token),
 ${env('liveTimeoutSeconds')} (${def('liveTimeoutSeconds')}), ${env('liveDeadlineSeconds')} (${def('liveDeadlineSeconds')}, and within the run's deadline),
 ${env('maxReferences')} (per workload, ${def('maxReferences')}), ${env('maxLiveReads')} (per run, ${def('maxLiveReads')}), ${env('maxKeyWork')}
-(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('reader')}=${other('reader')} (read every input with the
+(keys hashed or reported per run after sharing, ${def('maxKeyWork')}), ${env('maxPreviewRows')} (kagent 1.x preview rows
+per run of explain and diff, ${def('maxPreviewRows')}), ${env('reader')}=${other('reader')} (read every input with the
 yaml library: an escape hatch).
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;

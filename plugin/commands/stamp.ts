@@ -8,7 +8,7 @@ import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { hasErrors, resourceId, targetId } from '../../function/index.ts';
+import { formatResult, hasErrors, resourceId, targetId } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
@@ -59,6 +59,9 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   if (hasErrors(results)) throw new InputError(summarize(results));
   refuseEmpty(run, paths, values['allow-empty'] === true);
   if (!values.quiet) printWarnings(results, io);
+  // kagent 1.x objects are passed through: one line says so and why, once per run (#35).
+  const kagent1x = results.find((r) => r.tags.code === 'KAGENT_1X_NOT_STAMPED');
+  if (kagent1x && !values.quiet) io.writeStderr(`rollstamp: ${formatResult(kagent1x)}\n`);
   // An empty input allowed by --allow-empty has no targets by nature: only objects without one count here.
   // Neither has a render of kagent 1.x objects alone: nothing in it is stamped by design (#20), so no
   // selector can have missed.

@@ -1,5 +1,6 @@
-// examples/kagent-1x (#20): `npm run start:kagent` rotates a key and shows the `diff` naming the agents kagent
-// 1.x recompiles, exactly examples/kagent-1x/expected-diff.txt; the manifests pass through stamp unchanged.
+// examples/kagent-1x (#20, #35): `npm run start:kagent` changes the example and shows the `diff` saying what
+// kagent 1.0 does with each agent, exactly examples/kagent-1x/expected-diff.txt; the manifests pass through
+// stamp unchanged.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,16 +11,17 @@ import { ROOT, runBundle } from '../support/run-cli.ts';
 const FILES = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => `examples/kagent-1x/${f}`);
 const EXPECTED = readFileSync(join(ROOT, 'examples/kagent-1x/expected-diff.txt'), 'utf8');
 
-test('start:kagent shows the 1.x rotation with exactly the expected diff (#20)', () => {
+test('start:kagent shows the 1.x change with exactly the expected diff: will not compile, recompiles, applies live (#35)', () => {
   const run = spawnSync(process.execPath, ['examples/run-example.mjs', 'kagent'], { cwd: ROOT, encoding: 'utf8' });
   assert.is(run.status, 0, run.stderr);
   const shown = run.stdout.split('$ rollstamp diff old.yaml new.yaml\n')[1];
   assert.ok(shown, 'the example runs diff');
   assert.ok(shown.startsWith(EXPECTED), `the example shows:\n${shown}`);
-  assert.match(EXPECTED, /agents\/lead +recompiles +Agent agents\/lead › AgentTemplate agents\/lead › AgentTemplate agents\/triage › ModelConfig agents\/openai › Secret agents\/openai-key/);
-  assert.match(EXPECTED, /agents\/triage +recompiles/);
-  assert.not.match(EXPECTED, 'reviewer');
-  assert.match(EXPECTED, 'applies live');
+  assert.match(EXPECTED, /agents\/lead +will not compile +Agent agents\/lead › AgentTemplate agents\/lead › ModelConfig agents\/claude › Secret agents\/anthropic-key +key "api-key" is not in Secret agents\/anthropic-key \(field spec\.apiKeySecret\)/);
+  assert.match(EXPECTED, /recompiles +Agent agents\/lead › AgentTemplate agents\/lead › ConfigMap agents\/lead-prompt/);
+  assert.match(EXPECTED, /agents\/triage +applies live +Agent agents\/triage › AgentTemplate agents\/triage › ModelConfig agents\/openai › Secret agents\/openai-key/);
+  assert.match(EXPECTED, /agents\/reviewer +will not compile/);
+  assert.not.match(EXPECTED, 'sk-');
 });
 
 test('the built bundle passes the 1.x manifests through byte for byte (#20)', () => {

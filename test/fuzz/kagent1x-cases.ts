@@ -3,8 +3,8 @@
 // For each case, with both readers (support.ts `run`):
 // - `stamp` prints the input byte for byte and exits 0; `explain --json` keeps the contract, leaks no canary,
 //   and reports the same inputs whatever the document order;
-// - a rotated Secret key: `diff` recompiles exactly the Agents whose explain inputs consume it for a revision,
-//   and applies live exactly those that receive it only through the egress gateway; a rotated key no input
+// - a rotated Secret key: `diff` applies live exactly the Agents whose explain inputs consume it (every Secret
+//   is a gateway credential in kagent 1.0, #35), or says they will not compile when explain lists a failure; a rotated key no input
 //   names recompiles nothing (exit 0).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,14 +91,16 @@ const render = (docs: readonly Doc[]): string => docs.map((d) => stringify(d, { 
 interface AgentReport {
   resourceRef: { name: string };
   inputs: Array<{ kind: string; name: string; effect: string; whole: boolean; keys: Array<{ key: string; present: boolean }> }>;
+  failures: unknown[];
 }
 
-/** Agents that consume Secret `name` key `key`, by what a change of it does (recompiles wins). */
+/** Agents that consume Secret `name` key `key`, by what a change of it does (will-not-compile, then recompiles, wins). */
 function expected(agents: readonly AgentReport[], name: string, key: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const a of agents) {
     const uses = a.inputs.filter((i) => i.kind === 'Secret' && i.name === name && i.keys.some((k) => k.key === key && k.present));
-    if (uses.some((i) => i.effect === 'recompiles')) out.set(a.resourceRef.name, 'recompiles');
+    if (uses.length > 0 && a.failures.length > 0) out.set(a.resourceRef.name, 'will-not-compile');
+    else if (uses.some((i) => i.effect === 'recompiles')) out.set(a.resourceRef.name, 'recompiles');
     else if (uses.length > 0) out.set(a.resourceRef.name, 'applies-live');
   }
   return out;
@@ -130,7 +132,7 @@ async function graphCase(c: FuzzCase): Promise<void> {
     for (const [file, text] of [['old.yaml', input], ['new.yaml', rotated], ['unused.yaml', unused]] as const) writeFileSync(join(dir, file), text);
     const d = await run(['diff', '-o', 'json', 'old.yaml', 'new.yaml'], '', { cwd: dir });
     const want = expected(agents, name, key);
-    assert.is(d.code, want.size > 0 ? 3 : 0, d.stderr);
+    assert.is(d.code, [...want.values()].includes('will-not-compile') ? 4 : want.size > 0 ? 3 : 0, d.stderr);
     for (const canary of canaries) assert.not.ok(d.stdout.includes(canary) || d.stderr.includes(canary), 'diff printed a value');
     const got = new Map((JSON.parse(d.stdout) as { kagent: { agents: Array<{ resourceRef: { name: string }; change: string }> } }).kagent.agents.map((a) => [a.resourceRef.name, a.change]));
     assert.equal([...got].sort(), [...want].sort(), `rotating ${name}.${key}`);

@@ -119,11 +119,12 @@ test('the kagent 1.x table of diff -o markdown: no hostile name renders as marku
   for (let i = 0; i < 150; i++) {
     const [agent, model, secret, key] = [hostileName(rng), hostileName(rng), hostileName(rng), hostileName(rng)];
     const md = renderAgentsMarkdown({
-      summary: { recompiles: 1, 'applies-live': 0, appears: 0, disappears: 0 },
+      summary: { 'will-not-compile': 0, recompiles: 1, 'applies-live': 0, appears: 0, disappears: 0 },
       agents: [{
         resourceRef: { apiVersion: 'api.kagent.dev/v1alpha3', kind: 'Agent', namespace: 'agents', name: agent },
         change: 'recompiles',
         inputs: [{ chain: [`ModelConfig agents/${model}`, `Secret agents/${secret}`], kind: 'Secret', namespace: 'agents', name: secret, effect: 'recompiles', change: 'changed', from: { old: 'bundle', new: 'bundle' }, keys: [{ key, change: 'changed' }] }],
+        failures: [],
       }],
     } as Parameters<typeof renderAgentsMarkdown>[0]);
     for (const [name, render] of RENDERERS) {

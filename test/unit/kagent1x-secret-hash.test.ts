@@ -71,10 +71,13 @@ test('a Foundry endpointFrom ConfigMap counts only its key, sorted with the Secr
   assert.is(got.secretHash, sha256sum('agents/endpointsurlhttps://f.exampleagents/foundry-keykeyfk'));
 });
 
-test('a ConfigMap without the key counts the key with an empty value; a missing Secret is left out (#20)', async () => {
+test('a ConfigMap without the key counts the key with an empty value; a Secret not in the input is not known offline, never the hash of nothing (#20, #35)', async () => {
   const without = (await modelConfigs(MODELS.replace('data: {url: "https://f.example", other: ignored}', 'data: {other: ignored}'))).get('foundry')!;
   assert.is(without.secretHash, sha256sum('agents/endpointsurlagents/foundry-keykeyfk'));
-  assert.is((await modelConfigs(MODELS)).get('absent')!.secretHash, sha256sum(''));
+  const absent = (await modelConfigs(MODELS)).get('absent')!;
+  assert.is(absent.secretHash, undefined);
+  assert.not.equal(absent.secretHash, sha256sum(''));
+  assert.match(absent.unknown ?? '', 'is not in the input: only the cluster knows it');
 });
 
 test('a Secret only a producer makes: the hash is not known offline, and says why (#20)', async () => {

@@ -84,12 +84,13 @@ test('generate (Argo CD) passes kagent 1.x objects through byte for byte (#20)',
   assert.is(run.stdout, EXAMPLE);
 });
 
-test('a rotated key recompiles exactly the agents that consume it, with the chain (#20)', async () => {
+test('a rotated API key applies live for exactly the agents that consume it, with the chain (#35)', async () => {
   const run = await diff(EXAMPLE, edit(EXAMPLE, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
   assert.is(run.code, 3, run.stderr);
-  assert.match(run.stdout, 'kagent 1.x: 2 agents recompile.');
-  assert.match(run.stdout, /api\.kagent\.dev\/v1alpha3\/Agent\/agents\/lead +recompiles +Agent agents\/lead › AgentTemplate agents\/lead › AgentTemplate agents\/triage › ModelConfig agents\/openai › Secret agents\/openai-key +bundle +changed: api-key/);
-  assert.match(run.stdout, 'a Secret or ConfigMap deleted and created again gets a new UID');
+  assert.match(run.stdout, 'kagent 1.x: 2 agents apply a credential live.');
+  assert.match(run.stdout, /api\.kagent\.dev\/v1alpha3\/Agent\/agents\/lead +applies live +Agent agents\/lead › AgentTemplate agents\/lead › AgentTemplate agents\/triage › ModelConfig agents\/openai › Secret agents\/openai-key +bundle +changed: api-key/);
+  assert.match(run.stdout, 'a Secret does not (the egress gateway reads it live)');
+  assert.not.match(run.stdout, 'recompile');
   assert.not.match(run.stdout, 'reviewer');
   assert.not.match(run.stdout, 'sk-example');
 });
@@ -144,21 +145,23 @@ spec:
   const reviewer = live.agents.find((a) => a.resourceRef.name === 'reviewer')!;
   assert.equal(reviewer.inputs.map((i) => i.chain.join(' › ')), ['Agent agents/reviewer › EgressPolicy agents/web › Secret agents/search-api']);
   const memory = edit(EXAMPLE, '      - {name: LOG_LEVEL, value: info}', '      - {name: LOG_LEVEL, value: info}\n      kagent: {memory: {modelConfigRef: {name: openai}}}');
-  const out = await agents(memory, edit(memory, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
-  assert.equal(names(out.agents, 'recompiles'), ['lead', 'reviewer', 'triage']);
+  const rotated = await agents(memory, edit(memory, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
+  assert.equal(names(rotated.agents, 'applies-live'), ['lead', 'reviewer', 'triage'], 'the memory model is bound to the gateway too');
+  const respec = await agents(memory, edit(memory, 'model: gpt-4o-mini', 'model: gpt-4o'));
+  assert.equal(names(respec.agents, 'recompiles'), ['lead', 'reviewer', 'triage'], "the Harness memory ModelConfig's spec recompiles");
 });
 
-test('markdown names the agents that recompile and escapes nothing into a value (#20)', async () => {
+test('markdown names the agents that apply a credential live and escapes nothing into a value (#20)', async () => {
   const run = await diff(EXAMPLE, edit(EXAMPLE, 'sk-ant-example-key-1', 'sk-ant-example-key-2'), ['-o', 'markdown']);
   assert.is(run.code, 3);
-  assert.match(run.stdout, '**kagent 1.x: 2 agents recompile.**');
-  assert.match(run.stdout, '| `api.kagent.dev/v1alpha3/Agent/agents/reviewer` | recompiles |');
+  assert.match(run.stdout, '**kagent 1.x: 2 agents apply a credential live.**');
+  assert.match(run.stdout, '| `api.kagent.dev/v1alpha3/Agent/agents/reviewer` | applies live |');
   assert.not.match(run.stdout, 'sk-ant');
 });
 
 test('both shapes of the pre-releases are read; inline and ref together is an error naming the Agent (#20)', async () => {
   const flat = edit(EXAMPLE, 'template: {ref: {name: lead}}\n  harness: {ref: {name: standard}}', 'templateRef: {name: lead}\n  harnessRef: {name: standard}');
-  const out = await agents(flat, edit(flat, 'sk-example-openai-key-1', 'sk-example-openai-key-2'));
+  const out = await agents(flat, edit(flat, 'model: gpt-4o-mini', 'model: gpt-4o'));
   assert.equal(names(out.agents, 'recompiles'), ['lead', 'triage']);
   const both = edit(EXAMPLE, 'template: {ref: {name: lead}}', 'template: {ref: {name: lead}, inline: {systemPrompt: hi}}');
   const run = await diff(both, both);
