@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # One image for the KRM container function (the default entrypoint: `rollstamp` = `rollstamp fn`) and the
 # Argo CD plugin sidecar (which runs argocd-cmp-server as its command; see argocd/install).
 #   docker buildx build --platform linux/amd64,linux/arm64 -t REGISTRY/rollstamp:0.1.0 --push .
@@ -8,9 +7,17 @@
 # namespace of the repository's owner; docs/install.md says how. Size: see README.md#install (measured by
 # test/e2e/image.test.ts).
 #
-# Every input is pinned, and the source of each pin is named next to it. test/e2e/dockerfile.test.ts keeps
-# the shape true (digests, one sha256 per architecture, user, entrypoint, no npm in the final stage), and
-# test/e2e/image.test.ts builds the image with buildah and runs it.
+# Pinned, with the source of each pin named next to it: the base images (by digest), helm and kubectl (by
+# version and one sha256 per architecture), and the npm packages of the build stage (package-lock.json).
+# Not pinned, on purpose:
+#   - Debian's packages (ca-certificates, curl, git, openssh-client): apt installs bookworm's current ones,
+#     security updates included, from the Debian archive at build time; two builds a day apart can differ.
+#     The base image digest fixes everything else in the rootfs.
+#   - The Dockerfile frontend: there is no `# syntax=` line, so BuildKit (docker buildx) uses the frontend
+#     built into it, and buildah its own parser; nothing is pulled to parse this file.
+# test/e2e/dockerfile.test.ts keeps the shape true (digests, one sha256 per architecture, user, entrypoint,
+# no npm in the final stage, no unpinned frontend), and test/e2e/image.test.ts builds the image with buildah
+# and runs it.
 #
 # Base images, by the digest of their multi-arch index (linux/amd64 and linux/arm64/v8 both listed), as
 # recorded by the official images' own inventory, github.com/docker-library/repo-info:

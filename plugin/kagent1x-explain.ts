@@ -2,6 +2,7 @@
 // change does, the consumed keys), what keeps it from compiling, and every ModelConfig's status.secretHash as
 // kagent 1.x will report it. Names, keys and kagent's own status hash only: no value, no digest of a single value.
 import { resourceId, type Kagent1xInput, type Kagent1xReport } from '../function/index.ts';
+import { documentPlace } from './document-place.ts';
 import { RECREATE_NOTE } from './kagent1x-format.ts';
 
 const EFFECT: Record<string, string> = { recompiles: 'recompiles', 'applies-live': 'applies live' };
@@ -10,13 +11,13 @@ const EFFECT: Record<string, string> = { recompiles: 'recompiles', 'applies-live
 export function renderKagent1xText(report: Kagent1xReport): string[] {
   const lines: string[] = [];
   for (const a of report.agents) {
-    const file = a.file ? `  (${a.file.path}${a.file.index ? `#${a.file.index}` : ''})` : '';
+    const file = documentPlace(a.file);
     lines.push(`${resourceId(a.resourceRef)}${file}`, '  kagent 1.x: not stamped; a change to an input marked "recompiles" compiles a new revision, "applies live" needs none');
     for (const f of a.failures) lines.push(`  ${'WILL NOT COMPILE'.padEnd(12)}  ${f.chain.join(' › ')}  ${f.reason}  via ${f.field}`);
     for (const i of a.inputs) lines.push(`  ${EFFECT[i.effect]!.padEnd(12)}  ${i.chain.join(' › ')}  ${what(i)}`);
   }
   for (const m of report.modelConfigs) {
-    const file = m.file ? `  (${m.file.path}${m.file.index ? `#${m.file.index}` : ''})` : '';
+    const file = documentPlace(m.file);
     lines.push(`${resourceId(m.resourceRef)}${file}`);
     lines.push(m.secretHash ? `  status.secretHash = ${m.secretHash}  (kagent 1.x, computed offline)` : `  status.secretHash: not known offline: ${m.unknown!}`);
     lines.push(`  covers: ${m.covers.length > 0 ? m.covers.join(', ') : 'nothing (no Secret or ConfigMap)'}`, `  check: ${m.check}`);

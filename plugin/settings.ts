@@ -178,9 +178,9 @@ const SETTING_NAMES = Object.keys(configSchema.definitions.spec.properties);
 
 /**
  * `data.onMising: unknown setting` (a typo in `kpt fn eval -- onMising=warn`, a ConfigMap or a RollstampConfig)
- * gets `; did you mean onMissing?` when one setting is near, as a mistyped flag does.
+ * gets `; did you mean onMissing?` when one setting is near, as a mistyped flag does. Other results pass as they are.
  */
-function suggestSetting(r: Result): Result {
+export function suggestSetting(r: Result): Result {
   const m = /(?:^|\.)([^.\s]+): unknown setting$/.exec(r.message);
   const near = m ? closest(m[1]!, SETTING_NAMES) : undefined;
   return near ? { ...r, message: `${r.message}; did you mean ${near}?` } : r;

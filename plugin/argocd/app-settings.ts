@@ -62,7 +62,7 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
       continue;
     }
     checkName(field, name, argocdEnvOf);
-    overrides[field] = value;
+    overrides[field] = field === 'kinds' ? declaredKinds(value, name) : value;
     labels[field] = name;
   }
   for (const param of parameters(runEnv(io).ARGOCD_APP_PARAMETERS)) {
@@ -70,7 +70,8 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
     const where = `parameter ${param.name}`;
     checkName(field, where, argocdParameterOf, param.name);
     if (param.map !== undefined) throw new UsageError(`${where}: expected a string or an array, not a map`);
-    overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
+    if (field === 'kinds') overrides[field] = declaredKinds(param.array ?? param.string ?? '', where);
+    else overrides[field] = param.array !== undefined ? param.array.join(',') : (param.string ?? '');
     labels[field] = where;
   }
   // The operator's live mode, from the sidecar's own environment (a repository cannot set it).
@@ -87,6 +88,22 @@ export async function readAppSettings(io: Io): Promise<AppConfig> {
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
   const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels));
   return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
+}
+
+/**
+ * `kinds` from plugin env or a parameter: rows of the kind table, written as YAML or JSON (docs/kinds.md).
+ * - A string is the list (`- {apiVersion: …}` lines, or a JSON array); an array parameter is one row per entry.
+ * - The config's schema then checks the rows as it checks `spec.kinds` in `.rollstamp.yaml`.
+ */
+function declaredKinds(value: string | readonly string[], where: string): unknown {
+  const read = (text: string): unknown => {
+    try {
+      return parseConfigText(Buffer.from(text, 'utf8'), where);
+    } catch (err) {
+      throw err instanceof InputError ? new UsageError(`${where}: not a YAML or JSON list of kinds`) : err;
+    }
+  };
+  return typeof value === 'string' ? read(value) : value.map(read);
 }
 
 /** A setting's value the config refuses is a bad setting (exit 2), as a bad flag value is for `stamp`. */

@@ -9,6 +9,7 @@ import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
+import { documentPlace } from '../document-place.ts';
 import { formatResult, hasErrors, type Kagent1xReport, printable, type Result, type SourceReport, targetId, type TargetReport } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
@@ -21,9 +22,9 @@ export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
 
 export const EXPLAIN_HELP = `Usage: rollstamp explain [flags] [PATH... | -]
 
-Shows what rollstamp would stamp and why, as a dry run (it writes nothing): for every target workload, its
-hash and whether a stamp would add or change it (new, changed, unchanged), each Secret and ConfigMap it
-uses, the keys used, where each resolved and a short digest, and how a changed stamp reaches the pods
+Shows what rollstamp would stamp and why, as a dry run (it writes nothing): for every target workload, the
+file it is in (and which document of the file, counted from 1, when not the first), its hash and whether a
+stamp would add or change it (new, changed, unchanged), each Secret and ConfigMap it uses, the keys used, where each resolved and a short digest, and how a changed stamp reaches the pods
 (rolling, recreate, on-delete, next-job or never, with the operator's reason; docs/kinds.md). Where a source resolved: bundle (the input),
 producer (an ExternalSecret, SealedSecret, Certificate … in the input that makes it), cluster (read live,
 with --live), missing, or ignored (rollstamp.dev/ignore). Prints no value, ever. Reads the same inputs as
@@ -31,7 +32,8 @@ with --live), missing, or ignored (rollstamp.dev/ignore). Prints no value, ever.
 stamp would change, each source named by kind, namespace and name. kagent 1.x objects are never stamped:
 for each 1.x Agent, explain lists its revision inputs (the chain to each Secret, ConfigMap and object, and
 whether a change recompiles it or applies live), and for each 1.x ModelConfig the status.secretHash kagent
-will report, to compare with kubectl (the \`kagent\` member of the JSON document).
+will report, to compare with kubectl (the \`kagent\` member of the JSON document). A result names its
+document as FILE#N, N counted from 0 as kpt's file.index (and the JSON document's file.index) count.
 
 Flags:
 ${flagsHelp(EXPLAIN_FLAGS)}
@@ -70,7 +72,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   if (targets.length === 0 && broken) lines.push('No report: the input has errors (listed below).');
   else if (targets.length === 0 && !previewed) lines.push('No target workloads. Opt in with rollstamp.dev/enabled: "true", --selector or --targets all.');
   for (const t of targets) {
-    const file = t.file ? `  (${t.file.path}${t.file.index ? `#${t.file.index}` : ''})` : '';
+    const file = documentPlace(t.file);
     lines.push(`${targetId(t)}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);

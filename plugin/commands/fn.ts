@@ -6,7 +6,7 @@ import { readLiveSources } from '../live-sources.ts';
 import { unknownFlagMessage } from '../flags.ts';
 import { readInputs } from '../read-inputs.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, summarize } from '../settings.ts';
+import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, suggestSetting, summarize } from '../settings.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
 import { runEnv } from '../run-settings.ts';
 
@@ -40,11 +40,12 @@ export async function runFn(args: readonly string[], io: Io): Promise<number> {
   const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
   const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
   const run = startListRun(text, { reader: readerSetting(io), ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
-  if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results));
+  // A mistyped functionConfig key (`kpt fn eval -- onMising=warn`) gets the setting it is near, as --config does.
+  if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results.map(suggestSetting)));
   const hashKey = await loadHashKey(run.config, io);
   const fetched = await readLiveSources(run, {}, io);
   const outcome = run.finish({ ...(fetched ? { fetched } : {}), ...(hashKey ? { hashKey } : {}) });
-  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results));
+  if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results.map(suggestSetting)));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
   if (runEnv(io).LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
   await io.writeStdout(outcome.output);

@@ -1,18 +1,19 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
-import { CheckFailed, InputError } from '../errors.ts';
+import { CheckFailed, InputError, UsageError } from '../errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
 import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { formatResult, hasErrors, resourceId, targetId } from '../../function/index.ts';
+import { formatResult, hasErrors, resourceId, targetId, toKubernetesJson } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
-  { name: 'check', type: 'boolean', help: 'print nothing; exit 3 if any stamp would change (CI over hydrated manifests)' },
+  { name: 'check', type: 'boolean', help: 'print no manifests; exit 3 if any stamp would change, naming those workloads\nin one line on stderr (CI over hydrated manifests)' },
+  { name: 'output', short: 'o', type: 'string', values: ['yaml', 'json'], help: 'yaml: the stream as read, with the stamps (default); json: one JSON\nobject per line, the values Kubernetes reads from that YAML' },
   { name: 'allow-no-targets', type: 'boolean', help: 'with --check: succeed when no workload is a target (default: exit 1,\nso a mistyped --selector does not keep CI green)' },
   { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
   ALLOW_EMPTY_FLAG,
@@ -39,9 +40,11 @@ Examples:
   kustomize build overlays/prod | rollstamp stamp -
   helm template app ./chart -n shop | rollstamp stamp -n shop -
   rollstamp stamp --check --selector restart-on-config-update=true hydrated/
+  rollstamp stamp -o json manifests/ | jq -c 'select(.kind == "Deployment")'
 
 Exit status: 0 success, 1 invalid input, no objects (without --allow-empty), --check with no target
-workloads (without --allow-no-targets; kagent 1.x objects alone pass, as they are never stamped) or an error (one line on stderr; nothing on stdout), 2 bad usage,
+workloads (without --allow-no-targets; kagent 1.x objects alone pass, as they are never stamped), a document
+-o json cannot carry as Kubernetes reads it, or an error (one line on stderr; nothing on stdout), 2 bad usage,
 3 --check found changes.`;
 
 /** How to make a workload a target, as explain says it. */
@@ -49,6 +52,7 @@ const OPT_IN = 'opt in with rollstamp.dev/enabled: "true", --selector or --targe
 
 export async function runStamp(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(args, [...STAMP_FLAGS, ...CONFIG_FLAGS], 'stamp');
+  if (values.check === true && values.output !== undefined) throw new UsageError(`--check prints no manifests, so -o ${String(values.output)} has nothing to format; give one`);
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('stamp', paths, io);
   const config = await configFromFlags(values, io);
@@ -78,7 +82,15 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }
-  await io.writeStdout(run.output);
+  if (values.output !== 'json') {
+    await io.writeStdout(run.output);
+    return 0;
+  }
+  // As generate's ROLLSTAMP_OUTPUT=json: the values Kubernetes would read from the YAML, or a refusal naming
+  // the object and field, never a guess.
+  const json = toKubernetesJson(run.output);
+  if ('results' in json) throw new InputError(summarize(json.results));
+  await io.writeStdout(json.text);
   return 0;
 }
 

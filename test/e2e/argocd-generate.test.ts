@@ -14,7 +14,7 @@ import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNee
 import { generateIn, repository, type CmpApp } from './util-cmp.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
-const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'reloader', 'hash-scheme', 'skip-crds', 'allow-empty'];
+const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'reloader', 'hash-scheme', 'skip-crds', 'allow-empty', 'kinds'];
 const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Agent'];
 
 const withKubectl = testNeeding('kubectl');
@@ -128,7 +128,7 @@ test('argocd/plugin.yaml: rollstamp v1, generate = node /app/rollstamp.js genera
   const announced = plugin.spec.parameters.static as Record<string, unknown>[];
   assert.equal(announced.map((p) => p.name), APP_PARAMETERS);
   for (const p of announced) {
-    assert.is(p.collectionType ?? 'string', p.name === 'values-files' ? 'array' : 'string', `${p.name}: collection type`);
+    assert.is(p.collectionType ?? 'string', p.name === 'values-files' || p.name === 'kinds' ? 'array' : 'string', `${p.name}: collection type`);
     // Argo CD never sends announced values; a default here would only mislead the UI.
     for (const field of ['string', 'array', 'map', 'required']) assert.is(p[field], undefined, `${p.name}: no ${field}`);
     assert.ok(typeof p.title === 'string' && typeof p.tooltip === 'string', `${p.name}: title and tooltip`);

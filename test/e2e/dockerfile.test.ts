@@ -91,6 +91,16 @@ test('the final image carries git, an ssh client and a passwd entry for uid 999 
   assert.ok(final.lines.includes('RUN ["git", "--version"]'));
 });
 
+test('no Dockerfile frontend is pulled by a tag, and what is left unpinned is said (#38)', () => {
+  // A `# syntax=` parser directive makes BuildKit pull that frontend image; by tag, it is an unpinned input.
+  const directive = /^#\s*syntax\s*=\s*(\S+)/im.exec(dockerfile.split(/\n(?!#)/)[0] ?? '');
+  if (directive) assert.match(directive[1]!, /@sha256:[0-9a-f]{64}$/, `# syntax=${directive[1]} is not pinned by digest`);
+  assert.ok(comments.includes('Not pinned, on purpose:'), 'the header says what is not pinned');
+  for (const pkg of ['ca-certificates', 'curl', 'git', 'openssh-client']) assert.ok(comments.includes(pkg), `the unpinned apt package ${pkg} is named`);
+  const installed = instructions.filter((l) => /apt-get install/.test(l)).flatMap((l) => /--no-install-recommends ([\w .-]+?)(?: &&|$)/.exec(l)?.[1]!.split(' ').filter((p) => p !== '') ?? []);
+  assert.equal([...new Set(installed)].sort(), ['ca-certificates', 'curl', 'git', 'openssh-client']);
+});
+
 test('the source of every pin is written next to it', () => {
   for (const source of ['docker-library/repo-info', 'repos/node/remote/', 'repos/debian/remote/', 'github.com/helm/helm/releases/tag/', 'dl.k8s.io/release/']) {
     assert.ok(comments.includes(source), `no comment names ${source}`);

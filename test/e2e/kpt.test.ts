@@ -204,6 +204,11 @@ it('-- onMissing=error with the Secret missing: kpt fails and writes nothing', (
   assertFailsWithoutWriting(dir, ['--', 'onMissing=error'], /rollstamp: .*Secret default\/orders-db/);
 });
 
+it('-- onMising=warn (a typo): kpt fails, writes nothing, and the line names the setting meant (#38)', () => {
+  const dir = copyPackage();
+  assertFailsWithoutWriting(dir, ['--', 'onMising=warn'], /rollstamp: error: functionConfig: data\.onMising: unknown setting; did you mean onMissing\?/);
+});
+
 it('a warning next to the stamp (ConfigMap missing, onMissing=warn) does not break kpt: the stamp is written', () => {
   const dir = copyPackage();
   rmSync(join(dir, 'configmap.yaml'));

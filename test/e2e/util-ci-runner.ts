@@ -26,10 +26,11 @@ export interface ShellRun {
   stderr: string;
 }
 
-/** A shell script run to completion, asynchronously; never rejects. */
-export function sh(script: string, cwd: string, env: NodeJS.ProcessEnv, flags = ['-e', '-o', 'pipefail']): Promise<ShellRun> {
+/** A shell script run to completion, asynchronously, under `wrap` (a command prefix) if given; never rejects. */
+export function sh(script: string, cwd: string, env: NodeJS.ProcessEnv, flags = ['-e', '-o', 'pipefail'], wrap: readonly string[] = []): Promise<ShellRun> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', ...flags, '-c', script], { cwd, env });
+    const argv = [...wrap, 'bash', '--noprofile', '--norc', ...flags, '-c', script];
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -102,9 +103,9 @@ export interface StepsRun {
 /**
  * Runs `steps` in `cwd` with `env` (the job's env and the runner's variables), `context` for `${{ expr }}`
  * (`steps.ID.outputs.NAME` comes from earlier steps). A step named in `skip` is left out (a download).
- * Stops at the first failing step, as the runner does.
+ * Stops at the first failing step, as the runner does. Each step's shell runs under `wrap` (e.g. `unshare --net`).
  */
-export async function runSteps(steps: Step[], cwd: string, env: NodeJS.ProcessEnv, context: Record<string, string>, skip: string[] = []): Promise<StepsRun> {
+export async function runSteps(steps: Step[], cwd: string, env: NodeJS.ProcessEnv, context: Record<string, string>, skip: string[] = [], wrap: readonly string[] = []): Promise<StepsRun> {
   const runnerTemp = env.RUNNER_TEMP ?? tempDir('ci-runner');
   const summary = join(runnerTemp, 'summary.md');
   const outputs = new Map<string, Map<string, string>>();
@@ -132,7 +133,7 @@ export async function runSteps(steps: Step[], cwd: string, env: NodeJS.ProcessEn
     const output = join(runnerTemp, `output-${step.id ?? 'x'}`);
     writeFileSync(output, '');
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v))]));
-    const r = await sh(step.run!, cwd, { ...env, ...stepEnv, RUNNER_TEMP: runnerTemp, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output });
+    const r = await sh(step.run!, cwd, { ...env, ...stepEnv, RUNNER_TEMP: runnerTemp, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output }, ['-e', '-o', 'pipefail'], wrap);
     stdout += r.stdout;
     if (r.code !== 0) return { code: r.code, stderr: `${step.name}: ${r.stderr}`, stdout, summary: readIfThere(summary), outputs, skipped };
     if (step.id) outputs.set(step.id, parseOutputs(readFileSync(output, 'utf8')));

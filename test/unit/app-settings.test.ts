@@ -167,6 +167,35 @@ test('app settings pass in both file forms, and the ConfigMap form reads the sam
   assert.is(data.stdout, spec.stdout);
 });
 
+test('kinds from the parameter (a YAML list, or one row per array entry) and from plugin env declare a kind as .rollstamp.yaml does (#38)', async () => {
+  const webapp = 'apiVersion: example.com/v1\nkind: WebApp\nmetadata: {name: front, annotations: {rollstamp.dev/enabled: "true"}}\nspec:\n  podTemplate:\n    spec:\n      containers:\n      - name: web\n        envFrom: [{secretRef: {name: db}}]\n';
+  const row = { apiVersion: 'example.com/*', kind: 'WebApp', podSpecPaths: ['spec.podTemplate.spec'], stampAnnotationsPath: 'spec.podTemplate.metadata.annotations' };
+  const yamlList = '- apiVersion: example.com/*\n  kind: WebApp\n  podSpecPaths: [spec.podTemplate.spec]\n  stampAnnotationsPath: spec.podTemplate.metadata.annotations\n';
+  const withWebApp = (settings?: string): string => {
+    const dir = app(settings);
+    writeFileSync(join(dir, 'front.yaml'), webapp);
+    return dir;
+  };
+  const stampOfFront = (r: CliRun): string | undefined => /kind: WebApp[\s\S]*?rollstamp\.dev\/hash: "([^"]+)"/.exec(r.stdout)?.[1];
+  const fromFile = await generate(withWebApp(`apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  kinds:\n${yamlList.replace(/^/gm, '    ').trimEnd()}\n`));
+  assert.is(fromFile.code, 0, fromFile.stderr);
+  const want = stampOfFront(fromFile);
+  assert.match(want ?? '', /^sha256:/);
+  const forms: Record<string, Record<string, string>> = {
+    'parameter, string (YAML)': { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: yamlList }]) },
+    'parameter, string (JSON)': { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: JSON.stringify([row]) }]) },
+    'parameter, array': { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', array: [JSON.stringify(row)] }]) },
+    'plugin env': { ARGOCD_ENV_ROLLSTAMP_KINDS: yamlList },
+  };
+  for (const [form, env] of Object.entries(forms)) {
+    const r = await generate(withWebApp(), env);
+    assert.is(r.code, 0, `${form}: ${r.stderr}`);
+    assert.is(stampOfFront(r), want, form);
+  }
+  assertRefused(await generate(withWebApp(), { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', string: '[{' }]) }), /parameter kinds: not a YAML or JSON list of kinds/, 'bad YAML');
+  assertRefused(await generate(withWebApp(), { ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'kinds', array: [JSON.stringify({ ...row, stampAnnotationsPath: 'status.x' })] }]) }), /kinds\[0\]\.stampAnnotationsPath/, 'a row the schema refuses');
+});
+
 test('.rollstamp.yaml counts against the input limit and must be a regular file inside the repository (#12)', async () => {
   const padded = `apiVersion: v1\nkind: ConfigMap\ndata: {targets: all}\n# ${'x'.repeat(600)}\n`;
   const alone = await generate(app(padded), { ROLLSTAMP_MAX_INPUT_BYTES: '500' });

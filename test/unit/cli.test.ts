@@ -73,10 +73,11 @@ test('explain lists sources, keys and short digests, and never the value', async
   }
 });
 
-test('--check exits 3 when a stamp would change, 0 when stamps are current, and prints nothing', async () => {
+test('--check exits 3 when a stamp would change, 0 when stamps are current, and prints no manifests', async () => {
   const stale = await runInProcess(['stamp', '--check', '--targets', 'all', '-'], { stdin: APP });
   assert.is(stale.code, 3);
   assert.is(stale.stdout, '');
+  assert.is(stale.stderr, 'rollstamp: error: 1 workload(s) would change: apps/v1/Deployment/web\n', 'one line names the workloads');
   const stamped = await runInProcess(['stamp', '--targets', 'all', '-'], { stdin: APP });
   const fresh = await runInProcess(['stamp', '--check', '--targets', 'all', '-'], { stdin: stamped.stdout });
   assert.is(fresh.code, 0);
@@ -91,6 +92,50 @@ test('usage errors exit 2; help and version exit 0', async () => {
   assert.is(help.code, 0);
   assert.match(help.stdout, /Usage: rollstamp stamp/);
   assert.match((await runInProcess(['--version'])).stdout, /^rollstamp \d+\.\d+\.\d+\n$/);
+});
+
+test('stamp -o json: one JSON object per line with the values Kubernetes reads, the same stamp as YAML (#38)', async () => {
+  const withMode = `${APP}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: "0440"}\nbinaryData: {}\n`.replace('containers:', 'volumes: [{name: v, secret: {secretName: api, defaultMode: 0440}}]\n      containers:');
+  const yaml = await runInProcess(['stamp', '--targets', 'all', '-'], { stdin: withMode });
+  const json = await runInProcess(['stamp', '--targets', 'all', '-o', 'json', '-'], { stdin: withMode });
+  assert.is(json.code, 0, json.stderr);
+  const objects = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { kind: string; spec?: any; data?: Record<string, string> });
+  assert.equal(objects.map((o) => o.kind), ['Deployment', 'Secret', 'ConfigMap']);
+  assert.is(objects[0]!.spec.template.metadata.annotations['rollstamp.dev/hash'], stampOf(yaml.stdout));
+  assert.is(objects[0]!.spec.template.spec.volumes[0].secret.defaultMode, 288, 'a YAML 1.1 octal, as Kubernetes reads it');
+  assert.is(objects[2]!.data!.mode, '0440', 'a quoted string stays a string');
+});
+
+test('stamp -o json refuses a document Kubernetes would read differently, with one line and no output; --check -o json is a usage error', async () => {
+  const yes = APP.replace('metadata: {name: web, labels: {tier: fe}}', 'metadata: {name: web, labels: {tier: fe}, annotations: {example.com/on: yes}}');
+  const refused = await runInProcess(['stamp', '--targets', 'all', '-o', 'json', '-'], { stdin: yes });
+  assert.is(refused.code, 1);
+  assert.is(refused.stdout, '');
+  assert.match(refused.stderr, /^rollstamp: error: .*JSON output: .*\n$/);
+  const both = await runInProcess(['stamp', '--check', '-o', 'json', '-'], { stdin: APP });
+  assert.is(both.code, 2);
+  assert.is(both.stderr, 'rollstamp: error: --check prints no manifests, so -o json has nothing to format; give one\n');
+});
+
+test('fn: a mistyped functionConfig key, as `kpt fn eval -- onMising=warn` sends it, names the setting meant (#38)', async () => {
+  const list = (key: string): string => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn-config}\n  data: {${key}: warn}\n`;
+  const typo = await runInProcess(['fn'], { stdin: list('onMising') });
+  assert.is(typo.code, 1);
+  assert.is(typo.stdout, '');
+  assert.is(typo.stderr, 'rollstamp: error: functionConfig: data.onMising: unknown setting; did you mean onMissing?\n');
+  const far = await runInProcess(['fn'], { stdin: list('colour') });
+  assert.is(far.stderr, 'rollstamp: error: functionConfig: data.colour: unknown setting\n', 'no guess when nothing is near');
+});
+
+test('explain names the document of a file a target is in, counted from 1, and not with an unexplained #N (#38)', async () => {
+  const secretFirst = APP.split('---\n').reverse().join('---\n');
+  writeFileSync(join(dir, 'two.yaml'), secretFirst.endsWith('\n') ? secretFirst : `${secretFirst}\n`);
+  const r = await runInProcess(['explain', '--targets', 'all', 'two.yaml'], { cwd: dir });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^apps\/v1\/Deployment\/web {2}\(two\.yaml, document 2\)$/m);
+  assert.not.match(r.stdout, /#\d/);
+  writeFileSync(join(dir, 'one.yaml'), APP);
+  assert.match((await runInProcess(['explain', '--targets', 'all', 'one.yaml'], { cwd: dir })).stdout, /^apps\/v1\/Deployment\/web {2}\(one\.yaml\)$/m);
 });
 
 test('a ConfigMap given to --config works like a RollstampConfig', async () => {
