@@ -2,19 +2,38 @@
 // comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only; text and
 // Markdown show each name and key by shownName (Kubernetes' alphabet, else \uXXXX) and say why (#33), JSON
 // keeps the values, JSON-escaped.
-import { ESCAPED_NAME_NOTE, isShownOtherwise, type KeyChange, printable, printableJson, resourceId, shownLabel, shownName, shownResourceId, type SourceChange, type StampDiff, type TargetDiff } from '../function/index.ts';
+import { ESCAPED_NAME_NOTE, isShownOtherwise, type KeyChange, printable, printableJson, shownLabel, shownName, type SourceChange, type StampDiff, targetId, type TargetDiff, writtenTargetId } from '../function/index.ts';
 
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
-/** One line that says how many targets roll, appear and disappear. */
+/** One line that says how many targets roll, appear, disappear and may roll. */
 export function diffSummary(diff: StampDiff): string {
   const { rolls, appears, disappears } = diff.summary;
-  if (rolls + appears + disappears === 0) return 'Nothing rolls.';
+  const mayRoll = diff.summary['may-roll'] ?? 0;
+  if (rolls + appears + disappears + mayRoll === 0) return 'Nothing rolls.';
   const parts = [`${rolls} ${rolls === 1 ? 'target rolls' : 'targets roll'}`];
   if (appears > 0) parts.push(`${appears} ${appears === 1 ? 'appears' : 'appear'}`);
   if (disappears > 0) parts.push(`${disappears} ${disappears === 1 ? 'disappears' : 'disappear'}`);
+  if (mayRoll > 0) parts.push(`${mayRoll} may roll`);
   return `${parts.join(', ')}.`;
+}
+
+/**
+ * What the renders hid, said once under the table (#38): masked values (Argo CD's API shows every Secret value
+ * as `++++++++`, as argocd-diff-preview's renders do), and what decided instead.
+ */
+export function hiddenNote(diff: StampDiff): string | undefined {
+  const masked = diff.targets.some((t) => t.sources.some(function hid(s): boolean {
+    return s.unknown === 'masked' || (s.sources ?? []).some(hid);
+  }));
+  const mayRoll = diff.targets.some((t) => t.change === 'may-roll');
+  if (!masked && !diff.targets.some((t) => t.basis === 'stamps')) return undefined;
+  const lines = [];
+  if (masked) lines.push('Secret values are masked in these renders (++++++++, as Argo CD\'s API shows them): a target rolls when the stamp its render carries changed; which key changed cannot be told.');
+  else lines.push('A source is in neither render: a target rolls when the stamp its render carries changed.');
+  if (mayRoll) lines.push('A target that "may roll" has no stamp in one render to compare: render both with the rollstamp plugin.');
+  return lines.join(' ');
 }
 
 /** The JSON document (`kind: StampDiff`): full digests, stable field names; see the schema. */
@@ -33,19 +52,32 @@ interface Row {
   from: string;
   fromMd: string;
   keys: KeyChange[];
+  /** The renders hide the source (SourceChange.unknown): its keys cannot be compared. */
+  unknown?: 'masked' | 'absent';
+  /** A hidden source: the keys the stamp covers. */
+  covers?: string[];
 }
 
 /** `rolls`, or `rolls (recreate)` when a changed stamp does not roll the pods a few at a time (docs/kinds.md). */
 function changeOf(t: TargetDiff): string {
+  if (t.change === 'may-roll') return 'may roll';
   return t.change === 'rolls' && t.rollout && t.rollout.how !== 'rolling' ? `rolls (${t.rollout.how})` : t.change;
 }
 
+/** The KEYS cell: the keys that changed, or what the renders hid of the source and the keys the stamp covers. */
+function keysCell(r: Row, name: (key: string) => string): string {
+  const covers = r.covers && r.covers.length > 0 ? `: ${r.covers.map(name).join(', ')}` : '';
+  if (r.unknown === 'masked') return `masked${covers}`;
+  if (r.unknown === 'absent') return `in neither render${covers}`;
+  return keysOf(r.keys, name);
+}
+
 function rowsOf(t: TargetDiff): Row[] {
-  const target = shownResourceId(t.resourceRef);
+  const target = targetId(t);
   const rolls = changeOf(t);
   const sources = t.sources.flatMap((s) => flatten(s, '', ''));
   const none = { source: '', sourceMd: '', from: '', fromMd: '', keys: [] };
-  if (t.change !== 'rolls') return [{ target, change: t.change, ...none }];
+  if (t.change !== 'rolls' && t.change !== 'may-roll') return [{ target, change: t.change, ...none }];
   if (sources.length === 0) {
     const why = '(the hash differs, no source does)';
     return [{ target, change: rolls, ...none, source: why, sourceMd: why }];
@@ -59,7 +91,18 @@ function flatten(s: SourceChange, prefix: string, prefixMd: string): Array<Omit<
   const labelMd = `${prefixMd}${shownName(s.kind)} ${mdCode(id)}`;
   if (s.sources && s.sources.length > 0) return s.sources.flatMap((inner) => flatten(inner, `${label} › `, `${labelMd} › `));
   const tail = s.change === 'changed' ? '' : ` (${s.change === 'added' ? 'now used' : 'no longer used'})`;
-  return [{ source: `${label}${tail}`, sourceMd: `${labelMd}${tail}`, from: fromOf(s, shownLabel), fromMd: fromOf(s, (p) => mdCode(shownLabel(p))), keys: s.keys }];
+  const hidden = s.unknown === 'masked' ? ', masked' : '';
+  return [
+    {
+      source: `${label}${tail}`,
+      sourceMd: `${labelMd}${tail}`,
+      from: `${fromOf(s, shownLabel)}${hidden}`,
+      fromMd: `${fromOf(s, (p) => mdCode(shownLabel(p)))}${hidden}`,
+      keys: s.keys,
+      ...(s.unknown ? { unknown: s.unknown } : {}),
+      ...(s.covers ? { covers: s.covers } : {}),
+    },
+  ];
 }
 
 /** `bundle`, `missing → bundle`, `producer: ExternalSecret shop/db` (the producer shown by `name`). */
@@ -83,10 +126,11 @@ function keysOf(keys: readonly KeyChange[], name: (key: string) => string): stri
 export function renderText(diff: StampDiff): string {
   const rows = diff.targets.flatMap(rowsOf);
   if (rows.length === 0) return `${diffSummary(diff)}\n`;
-  const table: string[][] = [['TARGET', 'STAMP', 'SOURCE', 'FROM', 'KEYS'], ...rows.map((r) => [r.target, r.change, r.source, r.from, keysOf(r.keys, shownName)].map(printable))];
+  const table: string[][] = [['TARGET', 'STAMP', 'SOURCE', 'FROM', 'KEYS'], ...rows.map((r) => [r.target, r.change, r.source, r.from, keysCell(r, shownName)].map(printable))];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => [...row[c]!].length)));
   const lines = table.map((row) => row.map((cell, c) => cell + ' '.repeat(widths[c]! - [...cell].length)).join('  ').trimEnd());
-  return `${diffSummary(diff)}\n\n${lines.join('\n')}\n${escapedNote(diff, '')}`;
+  const note = hiddenNote(diff);
+  return `${diffSummary(diff)}\n\n${lines.join('\n')}\n${note ? `\n${note}\n` : ''}${escapedNote(diff, '')}`;
 }
 
 /**
@@ -100,21 +144,22 @@ export function renderMarkdown(diff: StampDiff): string {
   const lines = ['| Workload | Why | Keys |', '|---|---|---|'];
   for (const t of diff.targets) {
     const rows = rowsOf(t);
-    const why = rows.map((r) => (t.change === 'rolls' ? whyOf(r) : t.change)).join('<br>');
-    const keys = rows.map((r) => keysOf(r.keys, (k) => mdCode(shownName(k)))).join('<br>');
-    const rolls = changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
-    lines.push(`| ${mdCode(shownResourceId(t.resourceRef))}${rolls} | ${why} | ${keys} |`);
+    const why = rows.map((r) => (t.change === 'rolls' || t.change === 'may-roll' ? whyOf(r) : t.change)).join('<br>');
+    const keys = rows.map((r) => keysCell(r, (k) => mdCode(shownName(k)))).join('<br>');
+    const rolls = t.change === 'may-roll' ? ' (may roll)' : changeOf(t) === t.change ? '' : ` (${t.rollout!.how})`;
+    lines.push(`| ${mdCode(targetId(t))}${rolls} | ${why} | ${keys} |`);
   }
-  return `${head}\n\n${lines.join('\n')}\n${escapedNote(diff, '_')}`;
+  const note = hiddenNote(diff);
+  return `${head}\n\n${lines.join('\n')}\n${note ? `\n${note}\n` : ''}${escapedNote(diff, '_')}`;
 }
 
 /** ESCAPED_NAME_NOTE on its own paragraph (in `emphasis`), when the diff shows a name or key otherwise than written. */
 function escapedNote(diff: StampDiff, emphasis: string): string {
   const otherwise = (s: SourceChange): boolean =>
-    [s.kind, s.namespace, s.name, ...s.keys.map((k) => k.key)].some(isShownOtherwise) ||
+    [s.kind, s.namespace, s.name, ...s.keys.map((k) => k.key), ...(s.covers ?? [])].some(isShownOtherwise) ||
     (s.producedBy !== undefined && shownLabel(s.producedBy) !== s.producedBy) ||
     (s.sources ?? []).some(otherwise);
-  const shown = diff.targets.some((t) => shownResourceId(t.resourceRef) !== resourceId(t.resourceRef) || t.sources.some(otherwise));
+  const shown = diff.targets.some((t) => targetId(t) !== writtenTargetId(t) || t.sources.some(otherwise));
   return shown ? `\n${emphasis}${ESCAPED_NAME_NOTE}${emphasis}\n` : '';
 }
 

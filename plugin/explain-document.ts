@@ -1,7 +1,7 @@
 // `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
-import { printableData, printableJson, resourceId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
+import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
 export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };
@@ -15,7 +15,7 @@ export interface Explanation {
   kind: 'Explanation';
   /** Always true: explain writes nothing. */
   dryRun: true;
-  /** The targets (`apiVersion/Kind/namespace/name`) whose stamp `rollstamp stamp` would add or change. */
+  /** The targets (`apiVersion/Kind/namespace/name`, `… (component)` for one of an object's pod templates) whose stamp `rollstamp stamp` would add or change. */
   wouldChange: string[];
   targets: ExplainedTarget[];
   /** kagent 1.x (#20): each Agent's revision inputs and each ModelConfig's status.secretHash; only when any. */
@@ -29,7 +29,7 @@ export function explanationOf(targets: readonly TargetReport[], results: readonl
     apiVersion: 'rollstamp.dev/v1alpha1',
     kind: 'Explanation',
     dryRun: true,
-    wouldChange: targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef)),
+    wouldChange: targets.filter((t) => t.changed).map(targetId),
     targets: targets.map(explainTarget),
     ...(kagent1x ? { kagent: kagent1x } : {}),
     results: [...results],
@@ -46,6 +46,7 @@ function explainTarget(t: TargetReport): ExplainedTarget {
   const state = t.previous === undefined ? 'new' : t.changed ? 'changed' : 'unchanged';
   return {
     resourceRef: t.resourceRef,
+    ...(t.component ? { component: t.component } : {}),
     ...(t.file ? { file: t.file } : {}),
     field: t.field,
     hash: t.hash,

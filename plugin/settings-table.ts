@@ -59,6 +59,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   { name: 'hashKeyFile', field: true, env: 'ROLLSTAMP_HASH_KEY_FILE', argocd: 'operator', type: 'string', flag: { name: 'hash-key-file', arg: 'FILE', help: 'HMAC-SHA256 key file (or env ROLLSTAMP_HASH_KEY)' } },
   { name: 'kagent', field: true, argocd: 'app', type: 'string', values: ['enabled', 'disabled'], default: 'enabled', flag: { name: 'kagent', help: 'stamp kagent Agents and ModelConfigs (default: enabled)' } },
+  // Stakater Reloader's annotations (#38).
+  { name: 'reloader', field: true, argocd: 'app', type: 'string', values: ['enabled', 'disabled'], default: 'enabled', flag: { name: 'reloader', help: "read Stakater Reloader's annotations: auto opts in, reload names\nsources, ignore leaves a source out (default: enabled)" } },
   { name: 'hashScheme', field: true, argocd: 'app', type: 'string', values: ['v1', 'kagent'], default: 'v1', flag: { name: 'hash-scheme', help: "kagent: a ModelConfig's hash equals kagent's status.secretHash (default: v1)" } },
   {
     name: 'live',

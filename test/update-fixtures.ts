@@ -2,6 +2,7 @@
 // update run is never mistaken for a passing one. Review the diff before committing.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeExampleFiles } from './support/argocd-diff-preview.ts';
 import { clusterStampArgs, startCaseCluster } from './support/cluster-fixtures.ts';
 import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
 import { runInProcess, type CliRun } from './support/run-cli.ts';
@@ -28,5 +29,8 @@ for (const c of [...loadCases(), ...loadCases('cluster')]) {
   }
   console.log(`${run.code === 0 ? 'expected' : 'errors  '} ${c.name}`);
 }
-console.error('fixtures rewritten: review `git diff fixtures/` before committing');
+// argocd-diff-preview's output trees of the example (#38): what the plugin stamps, as the API masks it.
+await writeExampleFiles();
+console.log('expected examples/argocd-diff-preview/output');
+console.error('fixtures rewritten: review `git diff fixtures/ examples/` before committing');
 process.exit(1);

@@ -1,54 +1,15 @@
 // Compare stage for `rollstamp diff` (#16): two runs' target reports in, which targets roll and why out.
-// Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value.
+// Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value. Where the renders
+// hide what a target uses (values masked as Argo CD's API shows them, or a source neither render holds), the
+// stamps the renders already carry decide (#38).
 import type { ResourceRef } from '../model/results.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
 import type { Rollout } from '../model/workload-row.ts';
 import { byteOrder } from '../model/order.ts';
+import { hiddenSources, isCleared, isMasked, stampsOf, unchangedSelections, withHidden, type Unchanged } from './hidden-sources.ts';
+import type { KeyChange, SourceChange, SourceChangeKind, StampDiff, TargetDiff } from './stamp-diff-model.ts';
 
-/** How a target's stamp differs: a new hash, or the target is only in NEW (appears) or only in OLD. */
-export type TargetChange = 'rolls' | 'appears' | 'disappears';
-
-/** How a source of a rolling target differs: only in NEW (`added`), only in OLD (`removed`), or its digest. */
-export type SourceChangeKind = 'added' | 'removed' | 'changed';
-
-/** A consumed key whose digest differs (`changed`), that only NEW has (`added`), or only OLD (`removed`). */
-export interface KeyChange {
-  key: string;
-  change: SourceChangeKind;
-}
-
-export interface SourceChange {
-  /** Secret, ConfigMap, ModelConfig … (named `kind`, as in `explain -o json`). */
-  kind: string;
-  namespace: string;
-  name: string;
-  change: SourceChangeKind;
-  /** Where the source resolved in OLD and in NEW (`bundle`, `producer`, `cluster`, `missing`, …). */
-  from: { old?: string; new?: string };
-  digest: { old?: string; new?: string };
-  /** The producer that stands for the value in NEW (else in OLD), e.g. `ExternalSecret shop/db`. */
-  producedBy?: string;
-  keys: KeyChange[];
-  /** For a ModelConfig: which of its own sources changed. */
-  sources?: SourceChange[];
-}
-
-export interface TargetDiff {
-  resourceRef: ResourceRef;
-  change: TargetChange;
-  /** The field that holds the stamp (as in NEW, else OLD). */
-  field: string;
-  hash: { old?: string; new?: string };
-  /** Workloads: how the stamp rolls the pods (as in NEW, else OLD). */
-  rollout?: Rollout;
-  /** Empty for targets that appear or disappear. */
-  sources: SourceChange[];
-}
-
-export interface StampDiff {
-  targets: TargetDiff[];
-  summary: Record<TargetChange, number>;
-}
+export type { KeyChange, SourceChange, SourceChangeKind, StampDiff, TargetChange, TargetDiff } from './stamp-diff-model.ts';
 
 /**
  * Every target whose stamp differs between two runs over the same config, in byte order of its identity.
@@ -57,25 +18,53 @@ export interface StampDiff {
  * - For a rolling target: each source added, removed, or with another digest (or resolution), recursively
  *   for a ModelConfig; and for each source the keys whose per-key digest differs, or that appear or vanish.
  *   Key digests come from `apply(plan, {keyDigests: true})`; without them a key is compared by presence.
+ * - A target using a source the renders hide (hiddenSources) also rolls when the stamps both renders carry
+ *   differ (`basis: stamps` when only they do), with the hidden sources listed; when a source is masked and a
+ *   render has no stamp, it `may-roll`.
  */
 export function diffStamps(oldTargets: readonly TargetReport[], newTargets: readonly TargetReport[]): StampDiff {
   const olds = byIdentity(oldTargets);
   const news = byIdentity(newTargets);
+  const ids = [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder);
+  const unchanged = unchangedSelections(ids.flatMap((id) => (olds.has(id) && news.has(id) ? [[olds.get(id)!, news.get(id)!] as const] : [])));
   const out: TargetDiff[] = [];
-  for (const id of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
+  for (const id of ids) {
     const o = olds.get(id);
     const n = news.get(id);
     if (o && n) {
-      if (o.hash !== n.hash) out.push({ resourceRef: n.resourceRef, change: 'rolls', field: n.field, hash: { old: o.hash, new: n.hash }, ...rolloutOf(n), sources: diffSources(o.sources, n.sources) });
-    } else if (n) out.push({ resourceRef: n.resourceRef, change: 'appears', field: n.field, hash: { new: n.hash }, ...rolloutOf(n), sources: [] });
-    else if (o) out.push({ resourceRef: o.resourceRef, change: 'disappears', field: o.field, hash: { old: o.hash }, ...rolloutOf(o), sources: [] });
+      const diff = diffPair(o, n, unchanged);
+      if (diff) out.push(diff);
+    } else if (n) out.push({ resourceRef: n.resourceRef, ...componentOf(n), change: 'appears', field: n.field, hash: { new: n.hash }, ...rolloutOf(n), sources: [] });
+    else if (o) out.push({ resourceRef: o.resourceRef, ...componentOf(o), change: 'disappears', field: o.field, hash: { old: o.hash }, ...rolloutOf(o), sources: [] });
   }
-  const summary = { rolls: 0, appears: 0, disappears: 0 };
+  const summary = { rolls: 0, appears: 0, disappears: 0, 'may-roll': 0 };
   for (const t of out) summary[t.change]++;
   return { targets: out, summary };
 }
 
+/** How one target present in both runs differs, if it does (see diffStamps). */
+function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): TargetDiff | undefined {
+  const base = { resourceRef: n.resourceRef, ...componentOf(n), field: n.field, ...rolloutOf(n) };
+  const hidden = hiddenSources(o.sources, n.sources);
+  const stamps = stampsOf(o, n);
+  const stampsDiffer = hidden.length > 0 && stamps !== undefined && stamps.old !== stamps.new;
+  if (o.hash !== n.hash) {
+    const sources = diffSources(o.sources, n.sources);
+    return { ...base, change: 'rolls', hash: { old: o.hash, new: n.hash }, sources: stampsDiffer ? withHidden(sources, hidden) : sources };
+  }
+  if (stampsDiffer) {
+    // Hidden sources whose selected keys another target shows unchanged are not the cause: when that leaves
+    // some, those are the Secrets the changed stamp covers (#38); when it leaves none, all are listed.
+    const find = (h: SourceChange): SourceReport | undefined => [...n.sources, ...o.sources].find((s) => s.cls === h.kind && s.namespace === h.namespace && s.name === h.name);
+    const suspects = hidden.filter((h) => !isCleared(find(h), unchanged));
+    return { ...base, change: 'rolls', hash: stamps, basis: 'stamps', sources: suspects.length > 0 ? suspects : hidden };
+  }
+  if (stamps === undefined && hidden.some(isMasked)) return { ...base, change: 'may-roll', hash: { old: o.hash, new: n.hash }, sources: hidden.filter(isMasked) };
+  return undefined;
+}
+
 const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
+const componentOf = (t: TargetReport): { component?: string } => (t.component ? { component: t.component } : {});
 
 /**
  * An object's identity across two renders: group, kind, namespace and name, without the version (a new API
@@ -90,7 +79,8 @@ export function identityOf(ref: ResourceRef, sameGroup: (group: string) => strin
 function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport> {
   const out = new Map<string, TargetReport>();
   for (const t of targets) {
-    const id = identityOf(t.resourceRef);
+    // One object's components are targets of their own (a VMCluster's vmselect and vmstorage).
+    const id = `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
     // The core accepts an object twice (kubectl applies both, the last wins): match copies in order.
     let copy = 1;
     while (out.has(copy === 1 ? id : `${id}#${copy}`)) copy++;

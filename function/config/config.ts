@@ -16,6 +16,7 @@ export const DEFAULT_CONFIG: Config = {
   onMissing: 'warn',
   defaultNamespace: DEFAULT_NAMESPACE,
   kagent: 'enabled',
+  reloader: 'enabled',
   hashScheme: 'v1',
   live: 'never',
   allowEmpty: false,
@@ -81,7 +82,7 @@ export function readLocatedConfig(
   // (opt-out, extra dependencies, local-config): rollstamp would refuse or drop its own output (#33).
   const key = settings.annotationKey;
   if (ok && typeof key === 'string' && (CONTROL_ANNOTATIONS.includes(key) || ORCHESTRATOR_PREFIXES.some((p) => key.startsWith(p)))) {
-    results.push(errorResult('INVALID_CONFIG', `${where('annotationKey')}: ${key} is read by ${key.startsWith('rollstamp.dev/') ? 'rollstamp' : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`));
+    results.push(errorResult('INVALID_CONFIG', `${where('annotationKey')}: ${key} is read by ${key.startsWith('rollstamp.dev/') ? 'rollstamp' : key.includes('reloader.stakater.com/') ? 'rollstamp (as Reloader\'s)' : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`));
   }
   let kinds: Config['kinds'];
   if (ok && Array.isArray(settings.kinds) && settings.kinds.length > 0) {
@@ -97,6 +98,7 @@ export function readLocatedConfig(
     onMissing: (s.onMissing as OnMissing) ?? DEFAULT_CONFIG.onMissing,
     defaultNamespace: s.defaultNamespace ?? DEFAULT_CONFIG.defaultNamespace,
     kagent: (s.kagent as Config['kagent']) ?? DEFAULT_CONFIG.kagent,
+    reloader: (s.reloader as Config['reloader']) ?? DEFAULT_CONFIG.reloader,
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
     live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
     allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,

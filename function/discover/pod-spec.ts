@@ -134,6 +134,14 @@ export function volumeRefs(volume: MapNode, path: FieldPath, reader: NodeReader)
 }
 
 /**
+ * One map naming a key of one object (`{name, key, optional}`, a Kubernetes SecretKeySelector) outside a
+ * container: an operator field whose key its pods read (a VMSingle's `vmBackup.credentialsSecret`).
+ */
+export function keyRef(node: unknown, path: FieldPath, cls: SourceClass, reader: NodeReader): SourceRef | undefined {
+  return objectRef(node, path, cls, 'name', reader, true);
+}
+
+/**
  * Reads one reference object (`secretKeyRef`, `secretRef`, `secret` volume …).
  * - `keyed`: a keyRef selects its `key`; otherwise listed `items[].key` select, else the whole object.
  * - A missing name (or key, for a keyRef) is a WRONG_TYPE error: the API server would refuse it too.

@@ -22,9 +22,16 @@ export function liveRecords(targets: readonly PlannedTarget[], ctx: HashContext,
   const out = new Map<PlannedTarget, string>();
   const views = new Map<string, KeyDigestView>();
   const digests = new Map<string, string>();
+  // An object stamped in several pod templates (a kind with components) has one record, covering them all.
+  const usesByItem = new Map<number, SourceUse[]>();
+  for (const target of targets) {
+    const uses = usesByItem.get(target.item);
+    if (uses) uses.push(...usesOf(target, ctx));
+    else usesByItem.set(target.item, usesOf(target, ctx));
+  }
   for (const target of targets) {
     if (!target.record) continue;
-    const entries = recordEntries(usesOf(target, ctx), ctx, versions, views, digests);
+    const entries = recordEntries(usesByItem.get(target.item)!, ctx, versions, views, digests);
     if (entries.length === 0) continue;
     const text = encodeRecord(entries);
     if (text.length > MAX_RECORD_BYTES) {

@@ -7,7 +7,7 @@ import { formatDigest, sourceMessage, targetMessage, type Hasher } from './schem
 import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
-import { dataEntries } from '../resolve/bundle.ts';
+import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
 import { resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, type Subject } from '../model/results.ts';
@@ -79,7 +79,7 @@ const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.s
 
 function targetReport(target: PlannedTarget, hash: string, sources: SourceReport[], config: Config): TargetReport {
   const { subject, site, previous } = target;
-  const out: TargetReport = { resourceRef: subject.ref!, field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
+  const out: TargetReport = { resourceRef: subject.ref!, ...(target.component ? { component: target.component } : {}), field: stampField(site, config.annotationKey), hash, changed: previous !== hash, sources };
   if (subject.file) out.file = subject.file;
   if (previous !== undefined) out.previous = previous;
   if (target.rollout) out.rollout = target.rollout;
@@ -182,6 +182,7 @@ function reportSource(use: SourceUse, resolution: Resolution): SourceReport {
     fields: use.fields,
   };
   if ('produced' in resolution) report.producedBy = resolution.produced.producer;
+  if ('entries' in resolution && maskedKeys(resolution.entries).size > 0) report.masked = true;
   return report;
 }
 

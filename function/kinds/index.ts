@@ -5,6 +5,8 @@ import { renderedAgentDeployments } from './kagent-deployment.ts';
 import { kagentModelConfigs } from './kagent-model-config.ts';
 import { kagentPassThrough } from './kagent-versions.ts';
 import { kagent1xPassThrough } from './kagent1x-versions.ts';
+import { rolloutWorkloadRefs } from './rollout-workload-ref.ts';
+import { sidecarSetPassThrough } from './sidecar-sets.ts';
 import { workloads } from './workloads.ts';
 export { declaredPathWork } from './workloads.ts';
 export { declaredKindProblems } from './declared-kinds.ts';
@@ -15,10 +17,10 @@ import type { PassThrough, Selection, TargetKind } from './kind.ts';
 
 export type { HashRule, PassThrough, Selection, TargetKind } from './kind.ts';
 
-export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments];
+export const TARGET_KINDS: readonly TargetKind[] = [workloads, kagentAgents, kagentModelConfigs, renderedAgentDeployments, rolloutWorkloadRefs];
 
 /** Checked before any kind: objects whose kind or version rollstamp must not write into. */
-export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough];
+export const PASS_THROUGH: readonly PassThrough[] = [kagent1xPassThrough, kagentPassThrough, sidecarSetPassThrough];
 
 const BY_MODE: ReadonlyMap<TargetMode, TargetKind> = new Map(TARGET_KINDS.map((k) => [k.mode, k]));
 

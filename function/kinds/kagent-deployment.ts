@@ -29,10 +29,10 @@ function renderedAgentName(obj: KObject): string | undefined {
  * `candidates` (Deployments with a renderedAgentName, in input order) whose Agent is a target becomes a target
  * of mode `agent-deployment`, in the place of its own target or after all others.
  */
-function linkAgentDeployments(targets: Target[], candidates: readonly KObject[]): Target[] {
-  const agents = new Map(targets.filter((t) => t.mode === kagentAgents.mode).map((t) => [relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t]));
+function linkAgentDeployments(targets: Array<Target | undefined>, candidates: readonly KObject[]): Array<Target | undefined> {
+  const agents = new Map(targets.flatMap((t) => (t?.mode === kagentAgents.mode ? [[relatedId(t.obj.kind, t.obj.namespace, t.obj.name), t] as const] : [])));
   if (agents.size === 0) return targets;
-  const byNode = new Map(targets.map((t, i) => [t.obj, i])); // an object's place among the targets
+  const byNode = new Map(targets.flatMap((t, i) => (t ? [[t.obj, i] as const] : []))); // an object's place among the targets
   for (const obj of candidates) {
     const name = renderedAgentName(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));

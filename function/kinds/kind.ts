@@ -29,9 +29,17 @@ export interface TargetKind {
   /** `unit` kinds: the object kind a dependency names, and the references of one such object. */
   readonly unitKind?: string;
   unitRefs?(obj: KObject, reader: NodeReader): SourceRef[];
-  /** `carried` kinds: whether an object may carry another target's hash, and the linking (see Planner.finish). */
-  candidate?(obj: KObject): boolean;
-  link?(targets: Target[], candidates: readonly KObject[]): Target[];
+  /**
+   * Linked kinds (see Planner.finish): whether an object is kept for linking — `wanted` holds the ids targets
+   * asked for (Target.handsTo) so far — and the linking, which may drop a target (undefined) and report.
+   */
+  candidate?(obj: KObject, wanted: ReadonlySet<string>): boolean;
+  link?(targets: Array<Target | undefined>, candidates: readonly KObject[], results: Result[], config: Config): Array<Target | undefined>;
+  /**
+   * Linked kinds whose targets ask for objects by id: the id an object would be asked for by (undefined: never).
+   * An object asked for after it was read is not kept: the input is planned again knowing the id (Plan.replan).
+   */
+  linkId?(obj: KObject): string | undefined;
 }
 
 export interface Selection {
@@ -39,8 +47,11 @@ export interface Selection {
   matches(obj: KObject, config: Config): boolean;
   /** Whether an object of this kind without a `rollstamp.dev/enabled` label or annotation is selected. */
   byDefault(obj: KObject, config: Config): boolean;
-  /** The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. */
-  read(obj: KObject, results: Result[], config: Config): Target | undefined;
+  /**
+   * The target: its stamp site, with what the object's caveats report; undefined when it is not stamped. An
+   * object with several pod templates (a workload row's components) gives one target each.
+   */
+  read(obj: KObject, results: Result[], config: Config): Target | readonly Target[] | undefined;
 }
 
 /**

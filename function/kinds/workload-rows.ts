@@ -16,6 +16,38 @@ const IN_PLACE = (path: KeyPath): RollRule => ({
   why: 'in-place update: OpenKruise patches a changed annotation onto the running pods, no container restarts',
 });
 
+/** Where a stamp rolls a CloneSet, by its fields under `spec` (kept relative: UnitedDeployment prefixes them). */
+const CLONESET_RULES: readonly RollRule[] = [ON_DELETE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'podUpdatePolicy'])];
+
+/** A UnitedDeployment's four templates: the workload each makes and what of it changes how it rolls. */
+const UNITED_TEMPLATES: ReadonlyArray<readonly [string, string, readonly RollRule[]]> = [
+  ['statefulSetTemplate', 'StatefulSet', [ON_DELETE(['spec', 'updateStrategy', 'type'])]],
+  ['advancedStatefulSetTemplate', 'Advanced StatefulSet', [ON_DELETE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'rollingUpdate', 'podUpdatePolicy'])]],
+  ['cloneSetTemplate', 'CloneSet', CLONESET_RULES],
+  ['deploymentTemplate', 'Deployment', [{ path: ['spec', 'strategy', 'type'], values: ['Recreate'], rolls: 'recreate', why: 'strategy Recreate: every pod stops before new ones start' }]],
+];
+
+/**
+ * VictoriaMetrics CommonAppsParams at `at` (vmextra_types.go), and a vmBackup at `backup` (vmcluster_types.go
+ * VMBackup): vmbackupmanager reads the credentialsSecret key (factory/build/backup.go -credsFilePath) and has env
+ * lists of its own.
+ */
+function vmAppOf(at: KeyPath, backup?: KeyPath): Pick<WorkloadRow, 'podSpecs' | 'env' | 'envFrom' | 'keyRefs' | 'secretNames' | 'configMapNames'> {
+  return {
+    podSpecs: [at],
+    env: [[...at, 'extraEnvs'], ...(backup ? [[...backup, 'extraEnvs']] : [])],
+    envFrom: [[...at, 'extraEnvsFrom'], ...(backup ? [[...backup, 'extraEnvsFrom']] : [])],
+    ...(backup ? { keyRefs: [[...backup, 'credentialsSecret']] } : {}),
+    secretNames: [[...at, 'secrets']],
+    configMapNames: [[...at, 'configMaps']],
+  };
+}
+
+const VMCLUSTER = {
+  group: 'operator.victoriametrics.com', kind: 'VMCluster', versions: ['v1beta1'],
+  source: 'VictoriaMetrics/operator api/operator/v1beta1/vmcluster_types.go, docs/resources/vmcluster.md (Update strategy, Backup automation)',
+} as const;
+
 /** The pod-template kinds of Kubernetes itself. */
 const KUBERNETES: readonly WorkloadRow[] = [
   {
@@ -59,14 +91,11 @@ const OPERATORS: readonly WorkloadRow[] = [
   // argoproj/argo-rollouts rollout/templateref.go: with spec.workloadRef, Resolve copies the referenced
   // Deployment's, ReplicaSet's or PodTemplate's template into the Rollout (the Rollout's own template must be
   // empty), and an update of that object bumps the Rollout's workload-generation annotation: a stamp on the
-  // referenced object's template makes the new revision.
+  // referenced object's template makes the new revision (kinds/rollout-workload-ref.ts links the two, #38).
   {
     group: 'argoproj.io', kind: 'Rollout', versions: ['v1alpha1'], required: ['spec', 'template'], podSpecs: [['spec', 'template', 'spec']],
     stamp: annotations(['spec', 'template']), rolls: 'rolling', why: 'a new ReplicaSet takes over by the canary or blue-green steps',
-    delegate: {
-      path: ['spec', 'workloadRef'],
-      why: 'has spec.workloadRef: Argo Rollouts copies the template of the object it names, so the stamp goes there (opt that Deployment in)',
-    },
+    delegate: { path: ['spec', 'workloadRef'] },
     source: 'argoproj/argo-rollouts rollout/templateref.go',
   },
   // knative/serving pkg/apis/serving/v1: Service and Configuration hold a RevisionTemplateSpec (metadata and a
@@ -84,7 +113,7 @@ const OPERATORS: readonly WorkloadRow[] = [
   {
     group: 'apps.kruise.io', kind: 'CloneSet', versions: ['v1alpha1', 'v1beta1'], required: ['spec', 'template'], podSpecs: [['spec', 'template', 'spec']],
     stamp: annotations(['spec', 'template']), rolls: 'rolling', why: 'pods are recreated a few at a time (ReCreate)',
-    rules: [ON_DELETE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'podUpdatePolicy'])],
+    rules: CLONESET_RULES,
     source: 'openkruise/kruise apis/apps/v1alpha1/cloneset_types.go, apis/apps/v1beta1/cloneset_types.go',
   },
   // openkruise/kruise apis/apps/v1beta1/statefulset_types.go: updateStrategy.type RollingUpdate | OnDelete,
@@ -103,6 +132,25 @@ const OPERATORS: readonly WorkloadRow[] = [
     rules: [ON_DELETE(['spec', 'updateStrategy', 'type']), IN_PLACE(['spec', 'updateStrategy', 'rollingUpdate', 'rollingUpdateType'])],
     source: 'openkruise/kruise apis/apps/v1alpha1/daemonset_types.go',
   },
+  // openkruise/kruise apis/apps/v1beta1/uniteddeployment_types.go: spec.template holds one of four workload
+  // templates; each subset's workload is made from it (pkg/controller/uniteddeployment/adapter/*_adapter.go),
+  // with the subset's patch applied to the pod template as a strategic merge patch (openkruise.io
+  // docs/user-manuals/uniteddeployment.md: env, resources …), and rolls its own pods by that workload's strategy.
+  ...UNITED_TEMPLATES.map(([component, workload, rules]): WorkloadRow => ({
+    group: 'apps.kruise.io', kind: 'UnitedDeployment', component, versions: ['v1alpha1', 'v1beta1'], required: ['spec', 'template', component],
+    podSpecs: [['spec', 'template', component, 'spec', 'template', 'spec'], ['spec', 'topology', 'subsets', '*', 'patch', 'spec']],
+    stamp: annotations(['spec', 'template', component, 'spec', 'template']), rolls: 'rolling', why: `each subset's ${workload} replaces its pods`,
+    rules: rules.map((r) => ({ ...r, path: ['spec', 'template', component, ...r.path] })),
+    source: 'openkruise/kruise apis/apps/v1beta1/uniteddeployment_types.go, pkg/controller/uniteddeployment/adapter',
+  })),
+  // apis/apps/v1beta1/advancedcronjob_types.go CronJobTemplate: a Job template or a BroadcastJob template
+  // (broadcastjob_types.go: spec.template is its pod template); each schedule creates a new one.
+  ...(['jobTemplate', 'broadcastJobTemplate'] as const).map((component): WorkloadRow => ({
+    group: 'apps.kruise.io', kind: 'AdvancedCronJob', component, versions: ['v1alpha1', 'v1beta1'], required: ['spec', 'template', component],
+    podSpecs: [['spec', 'template', component, 'spec', 'template', 'spec']], stamp: annotations(['spec', 'template', component, 'spec', 'template']),
+    rolls: 'next-job', why: `the next ${component === 'jobTemplate' ? 'Job' : 'BroadcastJob'} the AdvancedCronJob creates uses the new template`,
+    source: 'openkruise/kruise apis/apps/v1beta1/advancedcronjob_types.go, broadcastjob_types.go',
+  })),
   // prometheus-operator pkg/apis/monitoring/v1 prometheus_types.go, alertmanager_types.go, thanos_types.go:
   // podMetadata annotations are copied onto the pods (pkg/alertmanager/statefulset.go, pkg/thanos/statefulset.go,
   // pkg/prometheus/promcfg.go BuildPodMetadata); secrets and configMaps are mounted whole at
@@ -118,10 +166,11 @@ const OPERATORS: readonly WorkloadRow[] = [
   // VictoriaMetrics/operator api/operator/v1beta1/vmextra_types.go CommonAppsParams (containers, initContainers,
   // volumes, secrets and configMaps mounted whole at /etc/vm/secrets|configs/<name>, extraEnvs, extraEnvsFrom)
   // and the kinds' podMetadata. internal/controller/operator/factory/vmsingle/vmsingle.go makes a Recreate
-  // Deployment; VMAgent and VMAlert take spec.updateStrategy (RollingUpdate by default).
+  // Deployment; VMAgent and VMAlert take spec.updateStrategy (RollingUpdate by default). VMSingle's vmBackup
+  // runs vmbackupmanager beside it (vmBackupOf). license.keyRef does not count: the process re-reads it
+  // (vmextra_types.go License.ReloadInterval).
   ...(['VMAgent', 'VMSingle', 'VMAlert'] as const).map((kind): WorkloadRow => ({
-    group: 'operator.victoriametrics.com', kind, versions: ['v1beta1'], required: ['spec'], podSpecs: [['spec']],
-    env: [['spec', 'extraEnvs']], envFrom: [['spec', 'extraEnvsFrom']], secretNames: [['spec', 'secrets']], configMapNames: [['spec', 'configMaps']],
+    group: 'operator.victoriametrics.com', kind, versions: ['v1beta1'], required: ['spec'], ...vmAppOf(['spec'], kind === 'VMSingle' ? ['spec', 'vmBackup'] : undefined),
     stamp: { kind: 'annotation', path: ['spec', 'podMetadata', 'annotations'] },
     ...(kind === 'VMSingle'
       ? { rolls: 'recreate' as const, why: 'the operator\'s Deployment has strategy Recreate (one pod holding a volume)' }
@@ -130,8 +179,27 @@ const OPERATORS: readonly WorkloadRow[] = [
           why: 'the operator\'s Deployment replaces the pods',
           rules: [{ path: ['spec', 'updateStrategy'], values: ['Recreate'], rolls: 'recreate' as const, why: 'spec.updateStrategy Recreate' }],
         }),
-    source: `VictoriaMetrics/operator api/operator/v1beta1/${kind.toLowerCase()}_types.go, vmextra_types.go`,
+    source: `VictoriaMetrics/operator api/operator/v1beta1/${kind.toLowerCase()}_types.go, vmextra_types.go${kind === 'VMSingle' ? ', docs/resources/vmsingle.md (Backup automation)' : ''}`,
   })),
+  // api/operator/v1beta1/vmcluster_types.go: each component holds its own CommonAppsParams and podMetadata
+  // (PodMetadata(kind) puts it on that component's pods only), vmstorage a vmBackup. docs/resources/vmcluster.md
+  // Update strategy: vmselect and vmstorage StatefulSets are OnDelete by default, and the operator restarts
+  // their pods one by one; vminsert is a Deployment; requestsLoadBalancer runs a vmauth Deployment when enabled.
+  ...(['vmselect', 'vminsert', 'vmstorage'] as const).map((component): WorkloadRow => ({
+    ...VMCLUSTER, component, required: ['spec', component], ...vmAppOf(['spec', component], component === 'vmstorage' ? ['spec', 'vmstorage', 'vmBackup'] : undefined),
+    stamp: { kind: 'annotation', path: ['spec', component, 'podMetadata', 'annotations'] },
+    ...(component === 'vminsert'
+      ? { rolls: 'rolling' as const, why: 'the operator\'s vminsert Deployment replaces the pods', rules: [{ path: ['spec', 'vminsert', 'updateStrategy'], values: ['Recreate'], rolls: 'recreate' as const, why: 'spec.vminsert.updateStrategy Recreate' }] }
+      : { rolls: 'rolling' as const, why: `the operator restarts the ${component} pods one at a time, each once the one before is ready` }),
+  })),
+  {
+    ...VMCLUSTER, component: 'requestsLoadBalancer', required: ['spec', 'requestsLoadBalancer', 'spec'], ...vmAppOf(['spec', 'requestsLoadBalancer', 'spec']),
+    stamp: { kind: 'annotation', path: ['spec', 'requestsLoadBalancer', 'spec', 'podMetadata', 'annotations'] }, rolls: 'rolling', why: 'the operator\'s vmauth Deployment replaces the pods',
+    rules: [
+      { path: ['spec', 'requestsLoadBalancer', 'enabled'], unless: ['true'], rolls: 'immutable', why: 'spec.requestsLoadBalancer.enabled is not true: the operator runs no balancer pods' },
+      { path: ['spec', 'requestsLoadBalancer', 'spec', 'updateStrategy'], values: ['Recreate'], rolls: 'recreate', why: 'spec.requestsLoadBalancer.spec.updateStrategy Recreate' },
+    ],
+  },
   // strimzi/strimzi-kafka-operator api/.../model/common/template: PodTemplate (metadata, volumes of
   // AdditionalVolume: secret, configMap …), ContainerTemplate env of ContainerEnvVar (value or valueFrom
   // secretKeyRef / configMapKeyRef). cluster-operator/.../model/PodRevision.java hashes the whole pod,

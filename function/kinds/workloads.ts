@@ -1,39 +1,44 @@
 // Target kind for workloads: one generic kind that reads the rows of the workload kind table — the built-in
 // rows (workload-rows.ts) and the rows a user declares under `spec.kinds`. Workloads are selected by label,
-// annotation, selector or `targets: all`; their hash covers the references in the row's pod specs, env lists
-// and name lists, and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations.
+// annotation, selector or `targets: all`; their hash covers the references in the row's fields
+// (discover/row-refs.ts) and the rollstamp.dev/secrets and rollstamp.dev/configmaps annotations. An object of a
+// kind with component rows (a VMCluster's vmselect, vminsert, vmstorage) is one target per component it has.
 import { annotationRefs } from '../discover/annotations.ts';
-import { envFromRefs, envRefs, nameListRefs, podSpecRefs } from '../discover/pod-spec.ts';
+import { readReloader, reloaderRefs } from '../discover/reloader.ts';
+import { workloadRefOf } from './rollout-workload-ref.ts';
+import { rowRefs } from '../discover/row-refs.ts';
 import { matchesSelector } from '../config/selector.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
-import { child, childIn, formatPath, isMapNode, isNullish, NodeReader, stringValue } from '../model/nodes.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeReader } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
-import type { SourceRef } from '../model/dependencies.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import type { Target } from '../model/target.ts';
-import type { KeyPath, Rollout, WorkloadRow } from '../model/workload-row.ts';
+import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
 import { WORKLOAD_ROWS } from './workload-rows.ts';
 
-const BUILT_IN = new Map(WORKLOAD_ROWS.map((r) => [`${r.group}/${r.kind}`, r]));
+/** The built-in rows by `group/Kind`: one, or one per component. */
+const BUILT_IN = new Map<string, WorkloadRow[]>();
+for (const row of WORKLOAD_ROWS) BUILT_IN.set(`${row.group}/${row.kind}`, [...(BUILT_IN.get(`${row.group}/${row.kind}`) ?? []), row]);
 
 /** Whether a row reads objects of this apiVersion (`group/version`, or `version` for the core group). */
 const readsVersion = (row: WorkloadRow, apiVersion: string): boolean => row.versions === undefined || row.versions.includes(apiVersion.slice(apiVersion.indexOf('/') + 1));
 
-/** The built-in row of a group and kind, whatever the version (a declared row may not take its place). */
-export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => BUILT_IN.get(`${group}/${kind}`);
+/** The (first) built-in row of a group and kind, whatever the version (a declared row may not take its place). */
+export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => BUILT_IN.get(`${group}/${kind}`)?.[0];
 
 /**
- * The row for an object, or undefined when its kind has no pod spec rollstamp knows.
- * - A built-in row decides for its group and kind; an object of a version it does not read has no row.
- * - Declared rows (`config.kinds`) are tried after, in order.
+ * The rows for an object — one, or one per component — or none when its kind has no pod spec rollstamp knows.
+ * - Built-in rows decide for their group and kind; an object of a version they do not read has none.
+ * - Declared rows (`config.kinds`) are tried after, in order: the first that reads the object.
  */
-export function workloadRowOf(obj: KObject, config: Config): WorkloadRow | undefined {
-  const builtIn = builtInRow(obj.group, obj.kind);
-  if (builtIn) return readsVersion(builtIn, obj.apiVersion) ? builtIn : undefined;
-  if (!config.kinds) return undefined;
-  return declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
+export function workloadRowsOf(obj: KObject, config: Config): readonly WorkloadRow[] {
+  const builtIn = BUILT_IN.get(`${obj.group}/${obj.kind}`);
+  if (builtIn) return builtIn.filter((r) => readsVersion(r, obj.apiVersion));
+  if (!config.kinds) return [];
+  const declared = declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
+  return declared ? [declared] : [];
 }
 
 const DECLARED = new WeakMap<readonly WorkloadRow[], Map<string, WorkloadRow[]>>();
@@ -45,24 +50,30 @@ function declaredByKind(rows: readonly WorkloadRow[]): Map<string, WorkloadRow[]
     byKind = new Map();
     for (const row of rows) {
       const key = `${row.group}/${row.kind}`;
-      byKind.set(key, [...(byKind.get(key) ?? []), row]);
+      const same = byKind.get(key);
+      if (same) same.push(row);
+      else byKind.set(key, [row]);
     }
     DECLARED.set(rows, byKind);
   }
   return byKind;
 }
 
+/** The row for an object (the first, for a kind with components). */
+export const workloadRowOf = (obj: KObject, config: Config): WorkloadRow | undefined => workloadRowsOf(obj, config)[0];
+
 export const workloads: TargetKind = {
   mode: 'workload',
   hash: 'dependencies',
   local: true,
   select: {
-    matches: (obj, config) => workloadRowOf(obj, config) !== undefined,
-    byDefault: (obj, config) => config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels)),
-    read: (obj, results, config) => readTarget(obj, workloadRowOf(obj, config)!, results),
+    matches: (obj, config) => workloadRowsOf(obj, config).length > 0,
+    byDefault: (obj, config) =>
+      config.targets === 'all' || (config.selector !== undefined && matchesSelector(config.selector, obj.labels)) || (config.reloader === 'enabled' && reloaderOf(obj, config)?.optsIn === true),
+    read: (obj, results, config) => readTargets(obj, workloadRowsOf(obj, config), results, config),
   },
   dependencies(target, reader, _inventory, maxReferences) {
-    const refs = rowRefs(target.obj, target.row!, reader);
+    const refs = [...rowRefs(target.obj, target.row!, reader), ...(target.reloaderRefs ?? [])];
     return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
   },
 };
@@ -77,35 +88,41 @@ export function declaredPathWork(row: WorkloadRow): number {
   return row.podSpecs.length + (row.secretNames?.length ?? 0) + (row.configMapNames?.length ?? 0);
 }
 
-/** Every reference the row's fields hold in the object, in the row's order. */
-function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[] {
-  const root = obj.item.node;
-  const refs: SourceRef[] = [];
-  for (const path of row.podSpecs) {
-    const spec = reader.mapIn(root, [], path);
-    if (spec) refs.push(...podSpecRefs(spec, path, reader));
-  }
-  const list = (path: KeyPath) => {
-    const parent = reader.mapIn(root, [], path.slice(0, -1));
-    return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
-  };
-  for (const path of row.env ?? []) refs.push(...envRefs(list(path), path, reader));
-  for (const path of row.envFrom ?? []) refs.push(...envFromRefs(list(path), path, reader));
-  for (const path of row.secretNames ?? []) refs.push(...nameListRefs(list(path), path, 'Secret', reader));
-  for (const path of row.configMapNames ?? []) refs.push(...nameListRefs(list(path), path, 'ConfigMap', reader));
-  return refs;
+/** Reloader's annotations on a workload (discover/reloader.ts), its pod template's read where its row stamps. */
+function reloaderOf(obj: KObject, config: Config): ReturnType<typeof readReloader> {
+  const row = workloadRowOf(obj, config);
+  return row && row.stamp.kind === 'annotation' ? readReloader(obj, row.stamp.path) : undefined;
 }
 
 /** How a stamp on this object rolls: the first rule its fields match, else the row's own way. */
 export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 'immutable'; why: string; field?: string; info?: boolean } {
   for (const rule of row.rules ?? []) {
     const at = childIn(obj.item.node, rule.path);
-    const value = stringValue(at);
+    // A scalar as written: `enabled: false` is "false", `replicas: 0` is "0".
+    const value = isScalarNode(at) && at.value !== null && !(at.value instanceof Uint8Array) ? String(at.value) : undefined;
     const present = !isNullish(at) && value !== '';
-    const hit = rule.absent ? !present : rule.values ? value !== undefined && rule.values.includes(value) : present;
-    if (hit) return { rollout: rule.rolls === 'immutable' ? 'immutable' : { how: rule.rolls, why: rule.why }, why: rule.why, field: formatPath(rule.path), info: rule.absent === true };
+    const hit = rule.absent ? !present : rule.unless ? value === undefined || !rule.unless.includes(value) : rule.values ? value !== undefined && rule.values.includes(value) : present;
+    const info = rule.absent === true || rule.unless !== undefined;
+    if (hit) return { rollout: rule.rolls === 'immutable' ? 'immutable' : { how: rule.rolls, why: rule.why }, why: rule.why, field: formatPath(rule.path), info };
   }
   return { rollout: row.rolls === 'immutable' ? 'immutable' : { how: row.rolls, why: row.why }, why: row.why };
+}
+
+/**
+ * The targets of an object: one per row, for a kind with component rows one per component whose `required`
+ * field it has (none of them: a MISSING_TEMPLATE error naming them all).
+ */
+function readTargets(obj: KObject, rows: readonly WorkloadRow[], results: Result[], config: Config): Target[] {
+  if (rows.length === 1 && rows[0]!.component === undefined) {
+    const target = readTarget(obj, rows[0]!, results, config);
+    return target ? [target] : [];
+  }
+  const present = rows.filter((r) => !isNullish(childIn(obj.item.node, r.required)));
+  if (present.length === 0) {
+    results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has none of ${rows.map((r) => formatPath(r.required)).join(', ')}`, obj.subject));
+    return [];
+  }
+  return present.flatMap((row) => readTarget(obj, row, results, config) ?? []);
 }
 
 /**
@@ -114,7 +131,7 @@ export function rolloutOf(obj: KObject, row: WorkloadRow): { rollout: Rollout | 
  * declared pod spec path that holds no pod spec (error). A stamp that rolls only on delete or not at all is
  * written and warned.
  */
-function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target | undefined {
+function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: Config): Target | undefined {
   const { rollout, why, field, info } = rolloutOf(obj, row);
   if (rollout === 'immutable') {
     if (field && !info) results.push(warningResult('IMMUTABLE_TEMPLATE', `${why}; not stamped`, obj.subject, field));
@@ -124,20 +141,26 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[]): Target |
   if (!isSafeToRead(obj, results)) return undefined;
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
-  if (row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path))) {
-    results.push(infoResult('NO_TEMPLATE', `${obj.kind} ${row.delegate.why}; not stamped`, obj.subject, formatPath(row.delegate.path)));
-    return undefined;
-  }
-  const required = reader.mapIn(obj.item.node, [], row.required);
+  const delegated = row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path)) ? row.delegate.path : undefined;
+  const required = delegated ? undefined : reader.mapIn(obj.item.node, [], row.required);
   if (results.length > before) return undefined;
-  if (!required) {
+  if (!required && !delegated) {
     results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));
     return undefined;
   }
   if (row.declaredAt !== undefined && !declaredPodSpecsHold(obj, row, results)) return undefined;
   if (rollout.how === 'on-delete') results.push(warningResult('ON_DELETE_STRATEGY', rollout.why, obj.subject, field));
   if (rollout.how === 'never') results.push(warningResult('NO_AUTOMATIC_ROLLOUT', rollout.why, obj.subject, field));
-  return { obj, mode: 'workload', site: row.stamp, row, rollout };
+  const target: Target = { obj, mode: 'workload', site: row.stamp, row, rollout, ...(row.component ? { component: row.component } : {}) };
+  const reloader = reloaderOf(obj, config);
+  if (reloader?.reloaded) target.alsoRolledBy = 'Reloader';
+  if (reloader && config.reloader === 'enabled') {
+    const named = reloaderRefs(obj, reloader, results, config.maxReferences);
+    if (results.length > before && results.slice(before).some((r) => r.severity === 'error')) return undefined;
+    if (named.length > 0) target.reloaderRefs = named;
+  }
+  // A template taken from another object (Argo Rollouts' workloadRef): the stamp goes there, linked later (#38).
+  return delegated ? workloadRefOf(obj, delegated, results, target) : target;
 }
 
 const POD_SPEC_LISTS = ['containers', 'initContainers', 'ephemeralContainers', 'volumes'];

@@ -27,6 +27,11 @@ export interface Config {
   hashKeyFile?: string;
   /** kagent Agents and ModelConfigs are targets. Default: `enabled`. */
   kagent: 'enabled' | 'disabled';
+  /**
+   * Stakater Reloader's annotations count: `reloader.stakater.com/auto` (and the typed auto) opts a workload in,
+   * `…/reload` names sources, `reloader.stakater.com/ignore` on a source leaves it out (#38). Default: `enabled`.
+   */
+  reloader: 'enabled' | 'disabled';
   /** Default: `v1`. `kagent`: a ModelConfig's hash equals kagent's own status.secretHash. */
   hashScheme: 'v1' | 'kagent';
   /** Default: `never`. What the plugin reads from the cluster (the core only says what it would need). */

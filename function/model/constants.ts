@@ -16,8 +16,6 @@ export const EXTRA_CONFIGMAPS_ANNOTATION = 'rollstamp.dev/configmaps';
 /** On a Secret or ConfigMap: "true" means it never contributes to any hash. */
 export const IGNORE_ANNOTATION = 'rollstamp.dev/ignore';
 
-/** Annotations rollstamp reads as settings of an object: a stamp must never be written under one of them (#33). */
-export const CONTROL_ANNOTATIONS: readonly string[] = [ENABLED_ANNOTATION, EXTRA_SECRETS_ANNOTATION, EXTRA_CONFIGMAPS_ANNOTATION, IGNORE_ANNOTATION];
 /** Prefixes of the orchestrators' own annotations (kpt, kustomize), which pass through untouched. */
 export const ORCHESTRATOR_PREFIXES: readonly string[] = ['config.kubernetes.io/', 'internal.config.kubernetes.io/', 'kustomize.config.k8s.io/'];
 /**
@@ -33,6 +31,36 @@ export const ARGOCD_REFRESH_ANNOTATION = 'argocd.argoproj.io/refresh';
 export const ARGOCD_TRACKING_ANNOTATION = 'argocd.argoproj.io/tracking-id';
 /** Argo CD label tracking: the Application's name (in Argo CD's own namespace). */
 export const ARGOCD_INSTANCE_LABEL = 'app.kubernetes.io/instance';
+/**
+ * Stakater Reloader's annotations (stakater/Reloader internal/pkg/options/flags.go), read with `reloader:
+ * enabled` (#38): on a workload, opt-in and named sources; on a Secret or ConfigMap, `ignore`.
+ */
+export const RELOADER = {
+  auto: 'reloader.stakater.com/auto',
+  search: 'reloader.stakater.com/search',
+  ignore: 'reloader.stakater.com/ignore',
+  Secret: { auto: 'secret.reloader.stakater.com/auto', reload: 'secret.reloader.stakater.com/reload' },
+  ConfigMap: { auto: 'configmap.reloader.stakater.com/auto', reload: 'configmap.reloader.stakater.com/reload' },
+} as const;
+
+/**
+ * Annotations rollstamp reads or writes for itself: a stamp must never be written under one of them (#33) — the
+ * next run would read it as a setting (opt-out, extra dependencies, Reloader's opt-in) or as a live-read record.
+ */
+export const CONTROL_ANNOTATIONS: readonly string[] = [
+  ENABLED_ANNOTATION,
+  EXTRA_SECRETS_ANNOTATION,
+  EXTRA_CONFIGMAPS_ANNOTATION,
+  IGNORE_ANNOTATION,
+  LIVE_RECORD_ANNOTATION,
+  RELOADER.auto,
+  RELOADER.search,
+  RELOADER.ignore,
+  RELOADER.Secret.auto,
+  RELOADER.Secret.reload,
+  RELOADER.ConfigMap.auto,
+  RELOADER.ConfigMap.reload,
+];
 
 /** Items marked local-config are orchestrator inputs (kpt fn-config, Kptfile), never objects to apply. */
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';

@@ -25,6 +25,8 @@ export interface PlannedTarget {
   site: StampSite;
   /** Workloads: how a changed stamp rolls. */
   rollout?: Rollout;
+  /** Workloads of a kind with component rows: which of the object's pod templates this is. */
+  component?: string;
   /** Index of the target's item in the planned items: how the writers find what was stamped. */
   item: number;
   /** The stamp site can hold a stamp; false when it cannot (the errors are in the results) or was not checked. */
@@ -88,4 +90,9 @@ export interface Plan {
   kagent1x?: KObject[];
   /** What planning spent of Config.maxKeyWork: the paths of declared kinds read in each object (#33). */
   workSpent: number;
+  /**
+   * Set when a target asked for an object read before it (an Argo Rollout's workloadRef naming a Deployment
+   * above it, #38): the ids to plan the same input again with; nothing else in this plan counts.
+   */
+  replan?: readonly string[];
 }

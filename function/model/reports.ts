@@ -16,6 +16,11 @@ export interface SourceReport {
   fields: string[];
   /** The producer whose spec stands for the value (`ExternalSecret ns/name`), or the SOPS Secret itself. */
   producedBy?: string;
+  /**
+   * A Secret whose values the input shows masked, as Argo CD's API does (`++++++++`): its digest covers the
+   * mask, not the values (#38).
+   */
+  masked?: true;
   /** Prefixed digest of this dependency; absent for ignored or invalid sources. */
   digest?: string;
   /** A ModelConfig's own sources. */
@@ -24,6 +29,8 @@ export interface SourceReport {
 
 export interface TargetReport {
   resourceRef: ResourceRef;
+  /** An object with several pod templates (a VMCluster's `vmstorage`): which one this target stamps. */
+  component?: string;
   file?: FileRef;
   /** Field that holds the stamp. */
   field: string;

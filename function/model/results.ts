@@ -38,6 +38,9 @@ export type ResultCode =
   | 'UNSUPPORTED_KAGENT_VERSION' // a kagent API version rollstamp never writes into (unreleased or unknown)
   | 'DROPPED_BY_KAGENT' // a reference kagent's Substrate path drops: it never reaches the workload
   | 'KAGENT_1X_NOT_STAMPED' // kagent 1.x objects pass through: kagent compiles its own revisions (#20, #35)
+  | 'WORKLOAD_REF' // an Argo Rollout takes its pod template from another object: where its stamp goes (#38)
+  | 'ALSO_RELOADED' // stamped workloads Stakater Reloader reloads too: each change rolls them twice (#38)
+  | 'MASKED_VALUES' // a Secret whose values Argo CD's API masked (++++++++): its hash cannot follow them (#38)
   | 'STAMPED'
   | 'RECORDED' // a workload's live-read record was written (#34)
   | 'RECORD_REPLACED' // the input carried a live-read record this run did not write: replaced with the empty one (#34)
@@ -136,6 +139,19 @@ export function shownResourceId(ref: ResourceRef): string {
   return [version, shownName(ref.kind), ref.namespace === undefined || ref.namespace === '' ? undefined : shownName(ref.namespace), shownName(ref.name)]
     .filter((p) => p !== undefined && p !== '')
     .join('/');
+}
+
+/**
+ * A target as text and Markdown print it: its resource by shownResourceId, and the component it stamps when the
+ * object has several (`… (vmstorage)`; component names come from rollstamp's own rows).
+ */
+export function targetId(t: { resourceRef: ResourceRef; component?: string }): string {
+  return t.component ? `${shownResourceId(t.resourceRef)} (${t.component})` : shownResourceId(t.resourceRef);
+}
+
+/** targetId with the names as written (to tell whether any was shown otherwise). */
+export function writtenTargetId(t: { resourceRef: ResourceRef; component?: string }): string {
+  return t.component ? `${resourceId(t.resourceRef)} (${t.component})` : resourceId(t.resourceRef);
 }
 
 /** Text taken from input as one printable line: control, format and separator characters as `\uXXXX` (printable). */

@@ -1,5 +1,6 @@
 // Model: targets — the objects that get a stamp, how their hash is made, where the stamp goes, and the
 // text edit that writes it.
+import type { SourceRef } from './dependencies.ts';
 import type { KObject } from './object.ts';
 import type { Rollout, WorkloadRow } from './workload-row.ts';
 
@@ -21,8 +22,21 @@ export interface Target {
   carriedFrom?: Target;
   /** Workloads: the row of the kind table that reads it. */
   row?: WorkloadRow;
+  /** Workloads of a kind with component rows: the component (a VMCluster's `vmstorage`), one target each. */
+  component?: string;
   /** Workloads: how its stamp rolls. */
   rollout?: Rollout;
+  /** Workloads: the sources Stakater Reloader's `…/reload` annotations name (#38). */
+  reloaderRefs?: SourceRef[];
+  /** The object carries annotations another tool reloads it by (Reloader): a change rolls it twice (#38). */
+  alsoRolledBy?: 'Reloader';
+  /**
+   * A target waiting to hand its stamp to another object (an Argo Rollout's `spec.workloadRef`, #38): that
+   * object's id as its kind's `linkId` gives it, how to name it, and the field naming it.
+   */
+  handsTo?: { id: string; what: string; field: string };
+  /** A target linked from others (the Rollouts whose `workloadRef` names it): those objects. */
+  via?: KObject[];
 }
 
 /** Deepest nesting rollstamp walks inside an object it interprets. */

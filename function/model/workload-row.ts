@@ -25,14 +25,16 @@ export interface Rollout {
 
 /**
  * A field of the object that changes how it rolls: when the scalar at `path` is one of `values` (or, without
- * `values`, when the field is present and not empty; with `absent`, when it is absent). `immutable`: the
- * object is never stamped (the operator would refuse a changed template, or a stamp would replace what
- * applies now), reported with `why` (a warning; an info for an `absent` rule).
+ * `values`, when the field is present and not empty; with `absent`, when it is absent; with `unless`, when it
+ * is none of those values, absent included). A scalar is compared as written (`false`, `0` as text).
+ * `immutable`: the object is never stamped (the operator would refuse a changed template, or a stamp would
+ * replace what applies now, or runs no pods), reported with `why` (a warning; an info for `absent` and `unless`).
  */
 export interface RollRule {
   path: KeyPath;
   values?: readonly string[];
   absent?: true;
+  unless?: readonly string[];
   rolls: Rolls | 'immutable';
   why: string;
 }
@@ -41,6 +43,13 @@ export interface WorkloadRow {
   /** API group (`''` for the core group). */
   group: string;
   kind: string;
+  /**
+   * The part of the object whose pods this row describes, when one object runs several pod templates (a
+   * VMCluster's `vmselect`, `vminsert`, `vmstorage`) or takes one of several (a UnitedDeployment's
+   * `cloneSetTemplate` …): a kind has one row per component, each a target of its own when its `required`
+   * field is there, stamped where its pods take annotations from (#38). Undefined: the object is one workload.
+   */
+  component?: string;
   /** API versions this row reads; undefined: any version of the group. */
   versions?: readonly string[];
   /**
@@ -48,12 +57,17 @@ export interface WorkloadRow {
    * absent: MISSING_TEMPLATE. `[]`: the object itself (a bare Pod).
    */
   required: KeyPath;
-  /** Maps read as pod specs: their `containers`, `initContainers`, `ephemeralContainers` and `volumes`. */
+  /**
+   * Maps read as pod specs: their `containers`, `initContainers`, `ephemeralContainers` and `volumes`. A `*`
+   * key stands for every item of a list (a UnitedDeployment's `spec.topology.subsets.*.patch.spec`).
+   */
   podSpecs: readonly KeyPath[];
   /** Lists of env entries (`[{name, valueFrom: {secretKeyRef}}]`) outside a container. */
   env?: readonly KeyPath[];
   /** Lists of envFrom entries (`[{secretRef}, {configMapRef}]`) outside a container. */
   envFrom?: readonly KeyPath[];
+  /** Maps naming one key of one Secret (`{name, key, optional}`) that the operator mounts for its pods to read. */
+  keyRefs?: readonly KeyPath[];
   /** Lists of Secret names the operator mounts whole (Prometheus `spec.secrets`). */
   secretNames?: readonly KeyPath[];
   /** Lists of ConfigMap names the operator mounts whole (Prometheus `spec.configMaps`). */
@@ -67,10 +81,10 @@ export interface WorkloadRow {
   /** Fields that change how it rolls, tried in order; the first that matches decides. */
   rules?: readonly RollRule[];
   /**
-   * A field that hands the pod template to another object (Argo Rollouts `spec.workloadRef`): when present
-   * the object is not stamped and `why` (an info result) says where the stamp goes instead.
+   * A field that names another object whose pod template this one runs (Argo Rollouts `spec.workloadRef`):
+   * when present the object is not stamped itself; its stamp goes on that object (kinds/rollout-workload-ref.ts).
    */
-  delegate?: { path: KeyPath; why: string };
+  delegate?: { path: KeyPath };
   /** Where the row's facts come from: the operator's source file or documentation page. */
   source: string;
   /** Rows a user declared: the setting that declared it (`spec.kinds[0]`, with the file it came from). */

@@ -10,7 +10,7 @@ import { declaredKindProblems, declaredPathWork, kindOf, LINKED_KINDS, unitKindF
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
-import { selectTarget } from './targets.ts';
+import { alsoReloadedWarning, selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
@@ -21,7 +21,7 @@ import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, UnitPlan, Plan, PlannedTarget, RecordSite } from '../model/plan.ts';
-import { errorResult, type Result } from '../model/results.ts';
+import { errorResult, type Result, type Subject } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
 /** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
@@ -52,7 +52,17 @@ export class Planner {
   private selectable = 0;
   /** Once-per-run pass-through notes given so far (see selectTarget). */
   private readonly notesGiven = new Set<string>();
+  /** Targets another tool reloads too (Target.alsoRolledBy): one warning names them at the end (#38). */
+  private readonly alsoReloaded: Subject[] = [];
+  /** Ids targets asked for (Target.handsTo): objects read with one of them are kept for linking. */
+  private readonly wanted: Set<string>;
+  /** Ids of objects read before any target asked for them, and not kept. */
+  private readonly passed = new Set<string>();
+  /** A target asked for an object already passed: the input must be planned again (Plan.replan). */
+  private replan = false;
   private count = 0;
+  /** Objects whose live-read record is planned (by the first of their targets). */
+  private readonly recorded = new Set<number>();
   /** Spent of config.maxKeyWork by declared paths; past it, nothing more is selected (the run has failed). */
   private workSpent = 0;
   private overBudget = false;
@@ -62,7 +72,10 @@ export class Planner {
     private readonly planEdit: EditPlanner,
     /** The run's deadline, for the loops over items and targets. Default: none. */
     readonly deadline?: Deadline,
+    /** Ids asked for by targets, known from an earlier plan of the same input (Plan.replan). Default: none. */
+    wanted?: readonly string[],
   ) {
+    this.wanted = new Set(wanted);
     // A declared kind that collides with a built-in one fails the run before anything is read (#24).
     this.results.push(...declaredKindProblems(config));
   }
@@ -78,31 +91,56 @@ export class Planner {
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
       if (!obj) continue;
       if (isKagent1x(obj)) this.kagent1x.push(obj);
-      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj));
+      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
       if (candidate) this.candidates.push(obj);
       if (this.overBudget) continue;
-      const { target, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
+      const { targets, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
       // A record only the render may write (#34): one the input carries on any object whose tree is still at hand
       // (not a decoded Secret or ConfigMap, which nothing reads records from) is replaced.
-      if (!target && !obj.decoded && obj.annotations.has(LIVE_RECORD_ANNOTATION)) this.strayRecords.push(this.planRecord(obj));
-      if (!target || !this.spend(target)) continue;
-      // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
-      this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
+      if (!targets?.length && !obj.decoded && obj.annotations.has(LIVE_RECORD_ANNOTATION)) this.strayRecords.push(this.planRecord(obj));
+      for (const target of targets ?? []) {
+        if (!this.spend(target)) break;
+        if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
+        if (target.handsTo) {
+          // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
+          if (this.passed.has(target.handsTo.id)) this.replan = true;
+          this.wanted.add(target.handsTo.id);
+        }
+        // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
+        this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
+      }
     }
   }
 
+  private pass(id: string | undefined): void {
+    if (id !== undefined) this.passed.add(id);
+  }
+
+  /**
+   * The plan. With `replan` set, nothing else in it counts: a target asked for an object read before it, and
+   * the caller plans the input again with those ids (`new Planner(…, replan)`), which then keeps the objects.
+   */
   finish(): Plan {
+    if (this.replan) return { config: this.config, index: emptyIndex(), targets: [], units: new Map(), needs: [], results: [], items: this.count, selectable: 0, workSpent: 0, strayRecords: [], replan: [...this.wanted] };
     const waiting = this.slots.flatMap((s) => ('target' in s ? [s.target] : []));
-    let linked = waiting;
-    for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates);
-    // Linking replaces a waiting target in place or appends one: put them back among the planned ones.
+    let linked: Array<Target | undefined> = waiting;
+    for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates, this.results, this.config);
+    // Linking replaces a waiting target in place, drops one (undefined) or appends one: put them back among
+    // the planned ones.
     let next = 0;
-    const targets = this.slots.map((s, i) => {
+    const targets: PlannedTarget[] = [];
+    this.slots.forEach((s, i) => {
       if (i % 64 === 63) this.deadline?.check('planning');
-      return 'planned' in s ? s.planned : this.planOne(linked[next++]!);
+      if ('planned' in s) targets.push(s.planned);
+      else {
+        const target = linked[next++];
+        if (target) targets.push(this.planOne(target));
+      }
     });
-    for (const extra of linked.slice(next)) targets.push(this.planOne(extra));
+    for (const extra of linked.slice(next)) if (extra) targets.push(this.planOne(extra));
+    const reloaded = alsoReloadedWarning(this.alsoReloaded);
+    if (reloaded) this.results.push(reloaded);
     const { config, index, units, results, kagent1x, selectable, workSpent, strayRecords } = this;
     return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent, strayRecords };
   }
@@ -154,6 +192,7 @@ export class Planner {
     const kind = kindOf(mode);
     const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
     if (target.rollout) out.rollout = target.rollout;
+    if (target.component) out.component = target.component;
     if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const carriedFrom = this.planOne(target.carriedFrom!);
@@ -185,7 +224,11 @@ export class Planner {
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
       if (isReprintable(obj.item.readBy)) out.node = obj.item.node;
-      out.record = this.planRecord(obj, site);
+      // One record per object, however many of its pod templates are stamped (a kind with components).
+      if (!this.recorded.has(obj.index)) {
+        this.recorded.add(obj.index);
+        out.record = this.planRecord(obj, site);
+      }
     }
     return out;
   }
@@ -205,7 +248,7 @@ function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject
   const needs = new Map<string, LiveNeed>();
   const add = (uses: readonly SourceUse[]): void => {
     for (const use of uses) {
-      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, index, config.live)) {
+      if (use.cls !== 'SecretProviderClass' && wantsLiveRead(use, index, config.live, config.reloader === 'enabled')) {
         needs.set(use.id, { id: use.id, cls: use.cls, namespace: use.namespace, name: use.name });
       }
     }

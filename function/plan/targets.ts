@@ -8,11 +8,12 @@ import { errorResult, warningResult, type Result } from '../model/results.ts';
 import { formatPath } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
+import type { Subject } from '../model/results.ts';
 import type { Target } from '../model/target.ts';
 
-/** What selecting one object found: its target, if it is one, and whether a target kind selects its kind. */
+/** What selecting one object found: its targets (one, or one per component), and whether a target kind selects its kind. */
 export interface Selected {
-  target?: Target;
+  targets?: readonly Target[];
   /** Of a kind some target kind selects (chosen or not), and not passed through. */
   selectable: boolean;
 }
@@ -57,6 +58,27 @@ export function selectTarget(obj: KObject, config: Config, results: Result[], no
     return { selectable: false };
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
-  const target = wanted ? selection.read(obj, results, config) : undefined;
-  return target ? { target, selectable: true } : { selectable: true };
+  const read = wanted ? selection.read(obj, results, config) : undefined;
+  const targets = read === undefined ? [] : 'obj' in read ? [read] : read;
+  return targets.length > 0 ? { targets, selectable: true } : { selectable: true };
+}
+
+/** Most workloads the double-roll warning names; the rest are counted. */
+const NAMED = 10;
+
+/**
+ * The one warning of a run about targets Stakater Reloader reloads too (Target.alsoRolledBy, #38): while
+ * Reloader runs, a changed Secret or ConfigMap rolls each of them twice, once by Reloader's patch and once by
+ * the sync of the new stamp. Undefined when there are none.
+ */
+export function alsoReloadedWarning(subjects: readonly Subject[]): Result | undefined {
+  if (subjects.length === 0) return undefined;
+  const names = subjects.slice(0, NAMED).map((s) => `${s.ref?.kind ?? ''} ${s.ref?.namespace ?? ''}/${s.ref?.name ?? ''}`);
+  const more = subjects.length > NAMED ? ` and ${subjects.length - NAMED} more` : '';
+  const count = subjects.length === 1 ? '1 stamped workload carries' : `${subjects.length} stamped workloads carry`;
+  const message =
+    `${count} Reloader's annotations (${names.join(', ')}${more}): while Reloader runs, a changed Secret or ConfigMap rolls each twice, ` +
+    'once by Reloader and once by the new stamp; once Reloader is gone, write them as rollstamp.dev/enabled and rollstamp.dev/secrets or /configmaps; ' +
+    'to keep them with Reloader, set reloader: disabled and drop rollstamp.dev/enabled from them';
+  return warningResult('ALSO_RELOADED', message);
 }

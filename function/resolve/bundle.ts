@@ -1,7 +1,7 @@
 // Resolve stage: a Secret or ConfigMap in the bundle → its bytes per key, exactly as the API server stores them.
 // Secret: `data` base64-decoded, `stringData` folded in (it wins). ConfigMap: `data` as UTF-8, `binaryData` decoded.
 import { decodeBase64Strict } from './base64.ts';
-import { errorResult, type Result } from '../model/results.ts';
+import { errorResult, warningResult, type Result } from '../model/results.ts';
 import { child, formatPath, NodeReader } from '../model/nodes.ts';
 import type { KObject, SourceEntries } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
@@ -23,6 +23,20 @@ export function binaryDataKeys(entries: SourceEntries): ReadonlySet<string> {
   return (entries as WithBinaryKeys)[BINARY_DATA_KEYS] ?? NONE;
 }
 
+// Argo CD's API shows every value of a Secret's `data` as a run of `+` (argoproj/argo-cd
+// gitops-engine/pkg/diff/diff.go HideSecretData: `++++++++`, four more for each further distinct value of a
+// key), and argocd-diff-preview's renders come from that API (server/application/application.go GetManifests).
+// Such a value is valid base64, of bytes no real Secret holds: it is hashed as written, and marked, so `diff`
+// can fall back to the stamps the render already carries (#38).
+const ARGO_CD_MASK = /^(?:\+{4}){2,}$/;
+const MASKED_KEYS = Symbol('rollstamp.maskedKeys');
+type WithMaskedKeys = Map<string, Uint8Array> & { [MASKED_KEYS]?: ReadonlySet<string> };
+
+/** The keys of a Secret's entries whose `data` value is Argo CD's mask (empty for a real value). */
+export function maskedKeys(entries: SourceEntries): ReadonlySet<string> {
+  return (entries as WithMaskedKeys)[MASKED_KEYS] ?? NONE;
+}
+
 /** The entries without the keys that came from `binaryData`: what a reader of ConfigMap `data` sees. */
 export function dataEntries(entries: SourceEntries): SourceEntries {
   const binary = binaryDataKeys(entries);
@@ -35,6 +49,8 @@ const utf8 = new TextEncoder();
  * Decodes one Secret or ConfigMap.
  * - Errors (non-base64 `data`, non-string values, a key in both `data` and `binaryData`, aliases)
  *   name the object and the field, never the value. Returns undefined when there was any.
+ * - A Secret whose `data` holds Argo CD's mask is decoded as written, its masked keys marked (maskedKeys),
+ *   with one MASKED_VALUES warning.
  */
 export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntries | undefined {
   if (!isSafeToRead(obj, results)) return undefined;
@@ -46,8 +62,10 @@ export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntri
   const textField = obj.kind === 'Secret' ? 'stringData' : 'data';
   const b64 = reader.map(child(node, base64Field), [base64Field]);
   const binaryKeys = new Set<string>();
+  const masked = new Set<string>();
   for (const [key, value] of b64 ? reader.stringEntries(b64, [base64Field]) : []) {
     binaryKeys.add(key);
+    if (obj.kind === 'Secret' && ARGO_CD_MASK.test(value)) masked.add(key);
     const bytes = decodeBase64Strict(value);
     if (bytes) entries.set(key, bytes);
     else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
@@ -60,5 +78,11 @@ export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntri
     entries.set(key, utf8.encode(value)); // Secret: stringData wins over data, as the API server merges it
   }
   if (obj.kind === 'ConfigMap' && binaryKeys.size > 0) markBinaryDataKeys(entries, binaryKeys);
-  return results.length > before ? undefined : entries;
+  if (results.length > before) return undefined;
+  if (masked.size > 0) {
+    (entries as WithMaskedKeys)[MASKED_KEYS] = masked;
+    const message = 'values are masked as Argo CD\'s API shows them (++++++++): a hash over them does not follow the real values (rollstamp diff compares the stamps the render carries)';
+    results.push(warningResult('MASKED_VALUES', message, obj.subject, base64Field));
+  }
+  return entries;
 }

@@ -2,7 +2,7 @@
 // in the bundle; the live cluster, for what the plugin read (live: missing | always); a SOPS Secret
 // or a producer in the bundle; else missing. The core never reads the cluster itself: the plugin passes
 // what it read as `fetched`.
-import { IGNORE_ANNOTATION } from '../model/constants.ts';
+import { IGNORE_ANNOTATION, RELOADER } from '../model/constants.ts';
 import { formatPath } from '../model/nodes.ts';
 import { errorResult, type Result } from '../model/results.ts';
 import { decodeSourceObject } from './bundle.ts';
@@ -18,6 +18,8 @@ export interface ResolveContext {
   fetched?: FetchedSources;
   /** Resolutions by source id, so each object is decoded and reported once. */
   cache: Map<string, Resolution>;
+  /** `reloader.stakater.com/ignore: "true"` leaves an object out too (`reloader: enabled`, #38). Default: false. */
+  reloaderIgnore?: boolean;
 }
 
 /** Resolves a source (once per id). */
@@ -45,7 +47,7 @@ function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   }
   const obj: KObject | undefined = plain[0] ?? producers[0]?.obj;
   if (obj) {
-    const state = readable(obj, ctx.results);
+    const state = readable(obj, ctx.results, ctx.reloaderIgnore === true);
     if (state) return state;
     if (plain.length === 1 && (obj.decoded || !isSopsSecret(obj))) {
       if (obj.decoded) ctx.results.push(...obj.decoded.results);
@@ -62,8 +64,11 @@ function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   return plain.length === 1 ? { from: 'bundle', produced } : { from: 'producer', produced };
 }
 
-/** Metadata problems make an object invalid; `rollstamp.dev/ignore: "true"` makes it contribute nothing. */
-function readable(obj: KObject, results: Result[]): Resolution | undefined {
+/**
+ * Metadata problems make an object invalid; `rollstamp.dev/ignore: "true"` makes it contribute nothing, and so
+ * does Reloader's `reloader.stakater.com/ignore: "true"` when `reloader` says so (Reloader reads only "true").
+ */
+function readable(obj: KObject, results: Result[], reloaderIgnore: boolean): Resolution | undefined {
   if (obj.metadataProblems.length > 0) {
     results.push(...obj.metadataProblems);
     return { from: 'invalid' };
@@ -73,7 +78,7 @@ function readable(obj: KObject, results: Result[]): Resolution | undefined {
     results.push(errorResult('BAD_ANNOTATION', `${IGNORE_ANNOTATION} must be "true" or "false"`, obj.subject, formatPath(['metadata', 'annotations', IGNORE_ANNOTATION])));
     return { from: 'invalid' };
   }
-  return ignore === 'true' ? { from: 'ignored' } : undefined;
+  return ignore === 'true' || (reloaderIgnore && obj.annotations.get(RELOADER.ignore) === 'true') ? { from: 'ignored' } : undefined;
 }
 
 /**
@@ -81,13 +86,13 @@ function readable(obj: KObject, results: Result[]): Resolution | undefined {
  * defines it; with `always`, also when only a producer or a SOPS Secret does (the live bytes then decide).
  * A plain Secret or ConfigMap in the bundle, and a SecretProviderClass mount, are never read live.
  */
-export function wantsLiveRead(use: SourceUse, inventory: SourceIndex, mode: LiveMode): boolean {
+export function wantsLiveRead(use: SourceUse, inventory: SourceIndex, mode: LiveMode, reloaderIgnore = false): boolean {
   if (mode === 'never' || use.cls === 'SecretProviderClass') return false;
   const plain = inventory.sources.get(use.id) ?? [];
   const producers = inventory.producers.get(use.id) ?? [];
   if (plain.length + producers.length === 0) return true;
   if (mode !== 'always' || plain.length + producers.length > 1) return false;
   const obj = plain[0] ?? producers[0]!.obj;
-  if (obj.annotations.get(IGNORE_ANNOTATION) === 'true') return false;
+  if (obj.annotations.get(IGNORE_ANNOTATION) === 'true' || (reloaderIgnore && obj.annotations.get(RELOADER.ignore) === 'true')) return false;
   return plain.length === 0 || (!obj.decoded && isSopsSecret(obj));
 }

@@ -47,10 +47,10 @@ export interface StampOutcome {
   targets: TargetReport[];
   /**
    * Items (by their index among the planned items) that were stamped or whose live-read record changed, each with
-   * the text edits that write them into its source (undefined when only a fresh rendering can). Empty when there
-   * are errors: then nothing is stamped.
+   * the text edits that write them into its source (one per stamp or record: an object with several pod templates
+   * has several; undefined where only a fresh rendering can). Empty when there are errors: then nothing is stamped.
    */
-  changed: Map<number, TextEdit[] | undefined>;
+  changed: Map<number, Array<TextEdit | undefined>>;
   /** With `kagentPreview` and kagent 1.x objects in the input: their Agents' inputs and ModelConfigs' secretHash. */
   kagent1x?: Kagent1xReport;
 }
@@ -66,16 +66,21 @@ export interface StampOutcome {
 export function plan(items: readonly Item[], config: Config, deadline?: Deadline): Plan {
   const planner = startPlan(config, deadline);
   planner.add(items);
-  return planner.finish();
+  const first = planner.finish();
+  if (!first.replan) return first;
+  const again = startPlan(config, deadline, first.replan);
+  again.add(items);
+  return again.finish();
 }
 
 /**
  * `plan`, item by item: `add` items in input order as they are read (each may then be let go), `finish` once.
  * A tree is at hand only while its item is added, unless it is a producer's, a SOPS Secret's or a kagent
  * object's.
+ * - A plan with `replan` asks for the same input again, added to `startPlan(config, deadline, plan.replan)`.
  */
-export function startPlan(config: Config, deadline?: Deadline): Planner {
-  return new Planner(config, planStampEdit, deadline);
+export function startPlan(config: Config, deadline?: Deadline, wanted?: readonly string[]): Planner {
+  return new Planner(config, planStampEdit, deadline, wanted);
 }
 
 /**
@@ -97,6 +102,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     // One budget for the run: hashing goes on from what planning spent on declared paths (#33).
     shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true, planned.workSpent),
     config,
+    reloaderIgnore: config.reloader === 'enabled',
     unitPlans: planned.units,
     unitHashes: new Map(),
     sharedReports: new Map(),
@@ -107,7 +113,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   if (!reports) return { results: sortResults(results), targets: [], changed: new Map() };
   const kagent1x = options.kagentPreview && planned.kagent1x?.length ? previewKagent1x(planned.kagent1x, ctx) : undefined;
   const records = liveRecords(planned.targets, ctx, options.versions);
-  const changed = new Map<number, TextEdit[] | undefined>();
+  const changed = new Map<number, Array<TextEdit | undefined>>();
   if (!hasErrors(results)) {
     planned.targets.forEach((t, i) => {
       const report = reports[i];
@@ -126,10 +132,10 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
 }
 
 /** Adds an item's edit; an item with an edit-less change (undefined) is rendered afresh whatever else it has. */
-function addEdit(changed: Map<number, TextEdit[] | undefined>, item: number, edit: TextEdit | undefined): void {
+function addEdit(changed: Map<number, Array<TextEdit | undefined>>, item: number, edit: TextEdit | undefined): void {
   const edits = changed.get(item);
-  if (changed.has(item) && edits === undefined) return;
-  changed.set(item, edit === undefined ? undefined : [...(edits ?? []), edit]);
+  if (edits) edits.push(edit);
+  else changed.set(item, [edit]);
 }
 
 const RECORD_FIELD = formatPath([...RECORD_SITE.path, LIVE_RECORD_ANNOTATION]);
@@ -138,7 +144,7 @@ const RECORD_FIELD = formatPath([...RECORD_SITE.path, LIVE_RECORD_ANNOTATION]);
  * Writes an object's live-read record when it changes: this run's record, or, where the input carried one and this
  * run read nothing live for the object, the empty record (#34: a repository cannot forge one).
  */
-function writeRecord(site: RecordSite, record: string | undefined, changed: Map<number, TextEdit[] | undefined>, results: Result[]): void {
+function writeRecord(site: RecordSite, record: string | undefined, changed: Map<number, Array<TextEdit | undefined>>, results: Result[]): void {
   const desired = record ?? (site.previous !== undefined ? EMPTY_RECORD : undefined);
   if (desired === undefined || desired === site.previous) return;
   if (site.node) writeStamp(site.node, RECORD_SITE, LIVE_RECORD_ANNOTATION, desired);

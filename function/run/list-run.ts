@@ -70,9 +70,13 @@ export function startListRun(text: string, options: ListRunOptions = {}): Run | 
   };
 }
 
-/** The list read and planned: item by item in `fast` mode where it can be split, else whole. */
-function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: Config): Planned {
-  return (mode === 'fast' ? planItemByItem(text, options) : undefined) ?? planWhole(text, mode, options, known);
+/**
+ * The list read and planned: item by item in `fast` mode where it can be split, else whole. A plan that asks
+ * for objects read before a target named them (Plan.replan) is made again, knowing them.
+ */
+function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: Config, wanted?: readonly string[]): Planned {
+  const read = (mode === 'fast' ? planItemByItem(text, options, wanted) : undefined) ?? planWhole(text, mode, options, known, wanted);
+  return 'plan' in read && read.plan.replan && !wanted ? readAndPlan(text, mode, options, known, read.plan.replan) : read;
 }
 
 /**
@@ -80,13 +84,13 @@ function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, know
  * exists at a time. Undefined when the list is outside the YAML subset, or its settings are refused: reading
  * it whole then gives the same plan, or the error it would report first.
  */
-function planItemByItem(text: string, options: ListRunOptions): Planned | undefined {
+function planItemByItem(text: string, options: ListRunOptions, wanted?: readonly string[]): Planned | undefined {
   const list = splitResourceList(text);
   if (!list) return undefined;
   const settings = listConfig(list.rl.functionConfig, options);
   // Items that are not objects are reported before settings: the whole reading says which.
   if ('refused' in settings) return undefined;
-  const planner = startPlan(settings.config, options.deadline);
+  const planner = startPlan(settings.config, options.deadline, wanted);
   const results = list.read((items) => planner.add(items));
   if (results === false) return undefined;
   if (results.length > 0) return { refused: { results } };
@@ -94,12 +98,12 @@ function planItemByItem(text: string, options: ListRunOptions): Planned | undefi
 }
 
 /** Reads the list whole, then plans it (with `known` settings when read again). */
-function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: Config): Planned {
+function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: Config, wanted?: readonly string[]): Planned {
   const parsed = parseResourceList(text, mode);
   if ('results' in parsed) return { refused: { results: parsed.results } };
   const settings = known ? { config: known } : listConfig(parsed.rl.functionConfig, options);
   if ('refused' in settings) return settings;
-  const planner = startPlan(settings.config, options.deadline);
+  const planner = startPlan(settings.config, options.deadline, wanted);
   planner.add(parsed.items);
   return { rl: parsed.rl, plan: planner.finish() };
 }

@@ -81,18 +81,22 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
   };
 }
 
-/** The streams read and planned: document by document in `fast` mode where the documents allow, else whole. */
-function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+/**
+ * The streams read and planned: document by document in `fast` mode where the documents allow, else whole.
+ * A plan that asks for objects read before a target named them (Plan.replan) is made again, knowing them.
+ */
+function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions, wanted?: readonly string[]): Planned {
   options.trace?.('reading');
-  return (mode === 'fast' ? planDocuments(files, keep, options) : undefined) ?? readStreams(files, keep, mode, options);
+  const read = (mode === 'fast' ? planDocuments(files, keep, options, wanted) : undefined) ?? readStreams(files, keep, mode, options, wanted);
+  return 'plan' in read && read.plan.replan && !wanted ? readAndPlan(files, keep, mode, options, read.plan.replan) : read;
 }
 
 /**
  * Reads and plans each document in turn. Undefined when a document cannot be read alone (see
  * streamDocuments): the streams are then read whole, which reports what it found with the stream's lines.
  */
-function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, options: StreamRunOptions): Planned | undefined {
-  const planner = startPlan(options.config, options.deadline);
+function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, options: StreamRunOptions, wanted?: readonly string[]): Planned | undefined {
+  const planner = startPlan(options.config, options.deadline, wanted);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
   for (const file of files) {
@@ -117,7 +121,7 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
 }
 
 /** Reads the streams whole, then plans them. The items stay inside: once planned, a tree nothing reads again can be freed. */
-function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions): Planned {
+function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions, wanted?: readonly string[]): Planned {
   const results: Result[] = [];
   const parsed: StreamDoc[][] = [];
   for (const file of files) {
@@ -129,7 +133,7 @@ function readStreams(files: readonly StreamInput[], keep: (d: StreamDoc, file: S
   const read = streamItems(parsed.flat());
   if (hasErrors(read.results)) return { results: read.results };
   options.trace?.('planning');
-  const planner = startPlan(options.config, options.deadline);
+  const planner = startPlan(options.config, options.deadline, wanted);
   planner.add(read.items);
   return { parsed, plan: planner.finish() };
 }

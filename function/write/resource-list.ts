@@ -17,7 +17,7 @@ import { resultsYaml } from './results-yaml.ts';
  * - Otherwise (JSON, an existing `results`, an edit-less stamp) the tree is printed again; undefined when the
  *   list was read without one (the caller reads it again with the yaml library and runs again).
  */
-export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, readonly TextEdit[] | undefined> = new Map()): string | undefined {
+export function serializeResourceList(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>> = new Map()): string | undefined {
   const edited = !rl.json ? editText(rl, results, changed) : undefined;
   if (edited !== undefined) return edited;
   if (!rl.doc) return undefined;
@@ -29,17 +29,16 @@ export function serializeResourceList(rl: ResourceList, results: readonly Result
   return rl.doc.toString(detectFormat(rl.text));
 }
 
-function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, readonly TextEdit[] | undefined>): string | undefined {
-  const perItem = [...changed.values()];
-  if (perItem.some((e) => e === undefined) || rl.hasResults || rl.indent !== 0) return undefined;
-  const edits = (perItem as Array<readonly TextEdit[]>).flat();
+function editText(rl: ResourceList, results: readonly Result[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string | undefined {
+  const edits = [...changed.values()].flat();
+  if (edits.some((e) => e === undefined) || rl.hasResults || rl.indent !== 0) return undefined;
   // Appending `results:` must land inside the document: not after a `...` end marker. (A list the subset
   // reader read is the stream's only document and has no `...`: its end is the text's.)
   if (/^(\.\.\.|---)(\s|$)/m.test(rl.text.slice(rl.end))) return undefined;
   const crlf = rl.text.includes('\r\n');
-  const text = applyTextEdits(rl.text, 0, edits);
+  const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
   // As stamp reads back each document it edited: here the block maps the edits are in, else the whole list.
-  if (edits.length > 0) assertEditsReadBack(rl.text, 0, rl.doc === undefined, edits, text);
+  if (edits.length > 0) assertEditsReadBack(rl.text, 0, rl.doc === undefined, edits as TextEdit[], text);
   if (results.length === 0) return text;
   // No anchors (results share objects, one resourceRef, and kpt refuses aliases in its input): resultsYaml
   // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.

@@ -35,6 +35,11 @@ Targets that appear or disappear are listed as such. A workload whose stamp does
 a time says how it does: rolls (recreate), (on-delete), (next-job) or (never) (docs/kinds.md). Prints names,
 keys and digests only, never a value.
 
+Renders that hide values — Secrets masked as Argo CD's API shows them (++++++++, what argocd-diff-preview
+writes), or a source neither render holds — cannot be compared by value: a target that uses one rolls when
+the stamp its render already carries changed, and the hidden Secret is listed (values masked); one with no
+stamp in a render to compare "may roll" (docs/argocd-diff-preview.md).
+
 OLD and NEW are files or directories (read like \`rollstamp stamp\` reads them); one of them may be - (stdin).
 Both are read with the same config flags.
 
@@ -60,9 +65,9 @@ Examples:
   TARGET                       STAMP  SOURCE                      FROM    KEYS
   apps/v1/Deployment/shop/web  rolls  Secret shop/db-credentials  bundle  changed: password
 
-Exit status: 0 nothing rolls, appears, disappears, recompiles or applies live; 3 something does (listed on
-stdout); 4 a kagent 1.x Agent will not compile (listed on stdout, with anything else that changes); 1 invalid
-input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
+Exit status: 0 nothing rolls, appears, disappears, may roll, recompiles or applies live; 3 something does
+(listed on stdout); 4 a kagent 1.x Agent will not compile (listed on stdout, with anything else that
+changes); 1 invalid input in either render (one line on stderr, nothing on stdout); 2 bad usage.`;
 
 /** Exit status when a target rolls, appears or disappears: 3, as `stamp --check`. */
 const SOMETHING_ROLLS = 3;
@@ -115,8 +120,11 @@ async function stampRender(which: string, path: string, config: Config, io: Io, 
   return { results, targets, ...(kagent1x ? { kagent1x } : {}) };
 }
 
-/** Warnings of both renders, each once (a warning about an unchanged object appears in both). */
+/**
+ * Warnings of both renders, each once (a warning about an unchanged object appears in both). Masked Secrets are
+ * left out: the report says what they mean for a diff (#38).
+ */
 function printWarnings(results: readonly Result[], io: Io): void {
-  const lines = new Set(results.filter((r) => r.severity === 'warning').map((r) => `rollstamp: ${formatResult(r)}\n`));
+  const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
   for (const line of lines) io.writeStderr(line);
 }

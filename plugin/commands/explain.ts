@@ -10,7 +10,7 @@ import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
 import { documentPlace } from '../document-place.ts';
-import { ESCAPED_NAME_NOTE, formatResult, hasErrors, type Kagent1xReport, printable, resourceId, type Result, shownLabel, shownName, shownResourceId, type SourceReport, type TargetReport } from '../../function/index.ts';
+import { ESCAPED_NAME_NOTE, formatResult, hasErrors, type Kagent1xReport, printable, type Result, shownLabel, shownName, type SourceReport, targetId, type TargetReport, writtenTargetId } from '../../function/index.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -75,7 +75,7 @@ function renderText(targets: readonly TargetReport[], results: readonly Result[]
   const show = new Shown();
   for (const t of targets) {
     const file = documentPlace(t.file);
-    lines.push(`${show.as(shownResourceId, t.resourceRef, resourceId(t.resourceRef))}${file}`);
+    lines.push(`${show.as(targetId, t, writtenTargetId(t))}${file}`);
     const state = t.previous === undefined ? 'new' : t.changed ? `changed, was ${short(t.previous)}` : 'unchanged';
     lines.push(`  ${t.field} = ${t.hash}  (${state})`);
     // How a changed stamp reaches the pods (docs/kinds.md): said for every workload, with the operator's reason.
@@ -115,7 +115,7 @@ class Shown {
 function renderSource(s: SourceReport, show: Shown, indent = '  '): string[] {
   const keys = s.keys.map((k) => (k.present ? show.name(k.key) : `${show.name(k.key)} (absent)`));
   const from = s.producedBy && s.from === 'producer' ? `producer: ${show.as(shownLabel, s.producedBy, s.producedBy)}` : s.producedBy ? `${s.from}, sops` : s.from;
-  const flags = [from, s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
+  const flags = [from, s.masked ? 'masked' : '', s.optional ? 'optional' : ''].filter((f) => f !== '').join(', ');
   const lines = [`${indent}${s.cls} ${show.name(s.namespace)}/${show.name(s.name)}  [${flags}]  ${s.digest ? short(s.digest) : 'not hashed'}`];
   if (s.cls === 'Secret' || s.cls === 'ConfigMap') {
     const none = s.from === 'producer' ? ' (as the producer makes them)' : ' (none)';

@@ -8,7 +8,7 @@ import { printWarnings, summarize } from '../settings.ts';
 import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { formatResult, hasErrors, resourceId, toKubernetesJson } from '../../function/index.ts';
+import { formatResult, hasErrors, resourceId, targetId, toKubernetesJson } from '../../function/index.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
@@ -78,7 +78,7 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   const explained = results.some((r) => r.resourceRef !== undefined);
   if (noTargets && !explained && !values.quiet) io.writeStderr(`rollstamp: warning: no target workloads: ${OPT_IN}\n`);
   if (values.check) {
-    const changed = run.targets.filter((t) => t.changed).map((t) => resourceId(t.resourceRef));
+    const changed = run.targets.filter((t) => t.changed).map(targetId);
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }

@@ -14,7 +14,7 @@ import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNee
 import { generateIn, repository, type CmpApp } from './util-cmp.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
-const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'hash-scheme', 'skip-crds', 'allow-empty', 'kinds'];
+const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'reloader', 'hash-scheme', 'skip-crds', 'allow-empty', 'kinds'];
 const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob', 'Agent'];
 
 const withKubectl = testNeeding('kubectl');

@@ -27,8 +27,9 @@ const CHECKS: Record<string, Record<string, (stdout: string) => void>> = {
   'flux.md': {},
   'argocd-source-hydrator.md': { "grep -c 'rollstamp.dev/hash' hydrated.yaml": (o) => assert.is(o, '1\n') },
   'argocd-diff-preview.md': {
-    'diff -o markdown output/base/shop output/target/shop': (o) => assert.match(o, /^\*\*rollstamp diff\*\*: 1 target rolls\.\n[\s\S]*changed: `password`/),
-    'diff output/base/shop output/base/shop': (o) => assert.is(o, 'Nothing rolls.\n'),
+    // Masked Secrets (#38): the stamps the renders carry decide, and the masked Secret is named.
+    'diff -o markdown output/base/shop.yaml output/target/shop.yaml': (o) => assert.match(o, /^\*\*rollstamp diff\*\*: 1 target rolls\.\n[\s\S]*Secret `shop\/db-credentials` \(bundle, masked\)[\s\S]*masked: `password`/),
+    'diff output/base/shop.yaml output/base/shop.yaml': (o) => assert.is(o, 'Nothing rolls.\n'),
   },
   'from-reloader.md': {
     'diff before.yaml after.yaml': (o) => {
@@ -36,6 +37,17 @@ const CHECKS: Record<string, Record<string, (stdout: string) => void>> = {
       assert.not.match(o, /shop-mailer/, 'the mailer reads shop-settings only: the password change does not roll it');
     },
     'explain before.yaml': (o) => assert.match(o, /password/),
+    // Reloader's annotations as they are (#38): auto opts in, reload names, ignore leaves out; disabled reads none.
+    'explain examples/reloader/app.yaml': (o) => {
+      assert.match(o, /^apps\/v1\/Deployment\/shop\/web /m);
+      assert.match(o, /Secret shop\/payment-keys +\[bundle\][\s\S]*via metadata\.annotations\["secret\.reloader\.stakater\.com\/reload"\]/);
+      assert.match(o, /ConfigMap shop\/shop-flags +\[ignored\]/);
+      assert.match(o, /warning: 2 stamped workloads carry Reloader's annotations \(Deployment shop\/web, Deployment shop\/worker\)/);
+    },
+    'explain --reloader disabled examples/reloader/app.yaml': (o) => {
+      assert.not.match(o, /Deployment\/shop\/web /);
+      assert.match(o, /^apps\/v1\/Deployment\/shop\/worker [\s\S]*uses no Secret or ConfigMap/m);
+    },
   },
   'helm.md': { "grep -c 'rollstamp.dev/hash: \"sha256:'": (o) => assert.is(o, '1\n') },
 };
@@ -86,7 +98,7 @@ for (const page of Object.keys(CHECKS)) {
     if (page === 'argocd-diff-preview.md') {
       const yaml = /```yaml\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs', page), 'utf8'))![1]!;
       const [step] = parse(yaml) as { run: string }[];
-      cpSync(join(cwd, 'output/target/shop'), join(cwd, 'output/target/new-app'));
+      cpSync(join(cwd, 'output/target/shop.yaml'), join(cwd, 'output/target/new-app.yaml'));
       const r = run('bash', ['-e', '-o', 'pipefail', '-c', step!.run], { cwd, env });
       assert.is(r.code, 0, r.stderr);
       const md = readFileSync(join(cwd, 'rollstamp.md'), 'utf8');

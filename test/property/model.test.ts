@@ -32,11 +32,11 @@ test('model: the generator writes workloads of every operator row of the kind ta
     if (rows.length === 0) return;
     const stamps = (await stamp(input, 'stamp')).stamps;
     for (const w of rows) {
-      seen.add(`${w.row!.group}/${w.row!.kind}`);
+      seen.add(`${w.row!.group}/${w.row!.kind}${w.row!.component ? `#${w.row!.component}` : ''}`);
       assert.is(stamps.get(workloadId(w)), modelHash(bundle, w), `${workloadId(w)}: hash differs from the model (${c.label})`);
     }
   }, 200); // enough cases for every row to come up, whatever PROPERTY_CASES says
-  assert.equal([...seen].sort(), ROW_SHAPES.map((r) => `${r.group}/${r.kind}`).sort(), 'rows the generator never wrote');
+  assert.equal([...seen].sort(), ROW_SHAPES.map((r) => `${r.group}/${r.kind}${r.component ? `#${r.component}` : ''}`).sort(), 'rows the generator never wrote');
 });
 
 test('model: with ROLLSTAMP_HASH_KEY every digest is HMAC-SHA256 under that key (stamp and fn alike)', async () => {

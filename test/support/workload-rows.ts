@@ -1,6 +1,7 @@
 // Objects of every row of the workload kind table, built from the row itself: a pod spec at each of its pod
-// spec paths (a container env keyRef and a Secret volume), an entry in each env, envFrom and name list, and
-// the Secrets and ConfigMaps they name. Used by the row, property and real-app suites.
+// spec paths (a container env keyRef and a Secret volume; a `*` key is a list of one), an entry in each env,
+// envFrom and name list, a key selector at each key ref, and the Secrets and ConfigMaps they name. Used by the
+// row, property and real-app suites.
 import { stringify } from 'yaml';
 import type { KeyPath, WorkloadRow } from '../../function/model/workload-row.ts';
 
@@ -10,9 +11,18 @@ export const apiVersionOf = (row: WorkloadRow): string => {
   return row.group === '' ? version : `${row.group}/${version}`;
 };
 
+/** Sets `value` at `path`, making maps on the way; a `*` key makes (or enters) a list of one map. */
 function setIn(root: Record<string, unknown>, path: KeyPath, value: unknown): void {
   let cur = root;
   path.forEach((key, i) => {
+    if (path[i + 1] === '*') {
+      if (!Array.isArray(cur[key])) cur[key] = [{}];
+      return;
+    }
+    if (key === '*') {
+      cur = (cur[path[i - 1]!] as Record<string, unknown>[])[0]!;
+      return;
+    }
     if (i === path.length - 1) {
       const had = cur[key];
       cur[key] = typeof had === 'object' && had !== null && !Array.isArray(had) && typeof value === 'object' ? { ...had, ...(value as object) } : value;
@@ -41,6 +51,8 @@ export function objectOf(row: WorkloadRow, name: string, namespace = 'shop'): Ro
     return source;
   };
   if (row.required.length > 0) setIn(object, row.required, {});
+  // A rule that stamps nothing unless a field says so (a VMCluster balancer that is not enabled): say so.
+  for (const rule of row.rules ?? []) if (rule.unless && rule.rolls === 'immutable') setIn(object, rule.path, rule.unless[0] === 'true' ? true : rule.unless[0]);
   for (const path of row.podSpecs) {
     const env = [{ name: 'A', valueFrom: { secretKeyRef: { name: fresh(secrets, 'env'), key: 'k' } } }];
     setIn(object, path, {
@@ -50,6 +62,7 @@ export function objectOf(row: WorkloadRow, name: string, namespace = 'shop'): Ro
   }
   for (const path of row.env ?? []) setIn(object, path, [{ name: 'B', valueFrom: { configMapKeyRef: { name: fresh(configMaps, 'env'), key: 'k' } } }]);
   for (const path of row.envFrom ?? []) setIn(object, path, [{ secretRef: { name: fresh(secrets, 'envfrom') } }]);
+  for (const path of row.keyRefs ?? []) setIn(object, path, { name: fresh(secrets, 'keyref'), key: 'k' });
   for (const path of row.secretNames ?? []) setIn(object, path, [fresh(secrets, 'names')]);
   for (const path of row.configMapNames ?? []) setIn(object, path, [fresh(configMaps, 'names')]);
   return { object, secrets, configMaps };

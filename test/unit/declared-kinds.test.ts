@@ -191,10 +191,22 @@ test('a stamp path may end in an annotations map under spec (annotations, podAnn
   }
 });
 
-for (const key of ['rollstamp.dev/enabled', 'rollstamp.dev/secrets', 'rollstamp.dev/configmaps', 'rollstamp.dev/ignore', 'config.kubernetes.io/local-config', 'internal.config.kubernetes.io/path']) {
+const READ_ITSELF = [
+  'rollstamp.dev/enabled',
+  'rollstamp.dev/secrets',
+  'rollstamp.dev/configmaps',
+  'rollstamp.dev/ignore',
+  'rollstamp.dev/live-reads',
+  'reloader.stakater.com/auto',
+  'secret.reloader.stakater.com/reload',
+  'configmap.reloader.stakater.com/reload',
+  'config.kubernetes.io/local-config',
+  'internal.config.kubernetes.io/path',
+];
+for (const key of READ_ITSELF) {
   test(`annotationKey ${key} is refused: a stamp under it would change what the next run reads (#33)`, () => {
     const r = readConfig({ apiVersion: 'rollstamp.dev/v1alpha1', kind: 'RollstampConfig', spec: { annotationKey: key } });
-    assert.equal('results' in r ? r.results.map((x) => x.message) : [], [`spec.annotationKey: ${key} is read by ${key.startsWith('rollstamp') ? 'rollstamp' : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`]);
+    assert.equal('results' in r ? r.results.map((x) => x.message) : [], [`spec.annotationKey: ${key} is read by ${key.startsWith('rollstamp') ? 'rollstamp' : key.includes('reloader') ? "rollstamp (as Reloader's)" : 'kpt or kustomize'} itself; choose another key, such as rollstamp.dev/hash`]);
   });
 }
 

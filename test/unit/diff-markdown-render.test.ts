@@ -40,7 +40,7 @@ function hostileName(rng: Rng): string {
 /** A diff with one rolling target whose names and keys are the given ones. */
 function diffOf(target: string, source: string, producer: string, keys: string[]): StampDiff {
   return {
-    summary: { rolls: 1, appears: 0, disappears: 0 },
+    summary: { rolls: 1, appears: 0, disappears: 0, 'may-roll': 0 },
     targets: [
       {
         resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: target },

@@ -61,7 +61,7 @@ test('identical renders: nothing rolls, exit 0, in every format', async () => {
   const { code, doc } = await diffJson(BASIC, BASIC);
   assert.is(code, 0);
   assert.equal(doc.targets, []);
-  assert.equal(doc.summary, { rolls: 0, appears: 0, disappears: 0 });
+  assert.equal(doc.summary, { rolls: 0, appears: 0, disappears: 0, 'may-roll': 0 });
 });
 
 test('a changed key rolls only the workload that reads it, and names the key (exit 3)', async () => {

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { kindOf, LINKED_KINDS, TARGET_KINDS, unitKindFor } from '../../function/kinds/index.ts';
 import type { TargetMode } from '../../function/model/target.ts';
 
-const MODES: readonly TargetMode[] = ['workload', 'agent', 'model-config', 'agent-deployment'];
+const MODES: readonly TargetMode[] = ['workload', 'agent', 'model-config', 'agent-deployment', 'workload-ref'];
 const ROOT = new URL('../../', import.meta.url);
 /** A file's code without its comment lines. */
 const codeOf = (file: string): string =>
@@ -20,15 +20,16 @@ test('every target mode has exactly one kind, found by its mode', () => {
   for (const mode of MODES) assert.is(kindOf(mode).mode, mode);
 });
 
-test("each kind has what its hash rule needs, and carried kinds are linked, not selected", () => {
+test("each kind has what its hash rule needs; carried kinds, and kinds whose targets ask for objects, are linked, not selected", () => {
   for (const kind of TARGET_KINDS) {
     const where = `kind ${kind.mode}`;
     assert.is(kind.dependencies !== undefined, kind.hash === 'dependencies', `${where}: dependencies`);
     assert.is(kind.unitRefs !== undefined && kind.unitKind !== undefined, kind.hash === 'unit', `${where}: unitRefs`);
-    assert.is(kind.link !== undefined && kind.candidate !== undefined, kind.hash === 'carried', `${where}: link`);
-    assert.is(kind.select === undefined, kind.hash === 'carried', `${where}: select`);
+    const linked = kind.hash === 'carried' || kind.linkId !== undefined;
+    assert.is(kind.link !== undefined && kind.candidate !== undefined, linked, `${where}: link`);
+    assert.is(kind.select === undefined, linked, `${where}: select`);
   }
-  assert.equal(LINKED_KINDS.map((k) => k.mode), ['agent-deployment']);
+  assert.equal(LINKED_KINDS.map((k) => k.mode), ['agent-deployment', 'workload-ref']);
   assert.is(unitKindFor('ModelConfig')?.mode, 'model-config');
   assert.is(unitKindFor('RemoteMCPServer'), undefined);
 });

@@ -23,14 +23,19 @@ async function explain(objects: readonly unknown[], args: string[] = []): Promis
 
 const stampable = WORKLOAD_ROWS.filter((r) => r.rolls !== 'immutable');
 
-test('every built-in row cites where its facts come from, and no two rows read the same kind', () => {
-  const ids = WORKLOAD_ROWS.map((r) => `${r.group}/${r.kind}`);
+test('every built-in row cites where its facts come from, and no two rows read the same kind (or the same component of it)', () => {
+  const ids = WORKLOAD_ROWS.map((r) => `${r.group}/${r.kind}${r.component ? `#${r.component}` : ''}`);
   assert.equal(new Set(ids).size, ids.length);
+  // A kind is one row, or rows that each name a component: never both.
+  for (const row of WORKLOAD_ROWS) {
+    const same = WORKLOAD_ROWS.filter((r) => r.group === row.group && r.kind === row.kind);
+    assert.ok(same.length === 1 || same.every((r) => r.component !== undefined), `${row.kind}: components`);
+  }
   for (const row of WORKLOAD_ROWS) assert.ok(row.source.length > 10 && row.why.length > 5, `${row.kind}: source and why`);
 });
 
 for (const row of stampable) {
-  test(`${row.group || 'core'}/${row.kind}: stamps ${row.stamp.path.join('.')} over every field the row names, and says it rolls ${row.rolls}`, async () => {
+  test(`${row.group || 'core'}/${row.kind}${row.component ? ` (${row.component})` : ''}: stamps ${row.stamp.path.join('.')} over every field the row names, and says it rolls ${row.rolls}`, async () => {
     const o = objectOf(row, 'app');
     const doc = await explain([o.object, ...sourcesOf(o)]);
     const t = doc.targets.find((x) => x.resourceRef.kind === row.kind);
@@ -101,13 +106,13 @@ test('a Knative Service that names its Revision is not stamped: Knative refuses 
   assert.is(r?.field?.path, 'spec.template.metadata.name');
 });
 
-test('a Rollout with workloadRef is not stamped: the info says the stamp goes on the Deployment it names (#24)', async () => {
+test('a Rollout with workloadRef is not stamped itself: its stamp goes on the Deployment it names, here not in the input (#24, #38)', async () => {
   const rollout = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'app', namespace: 'shop', annotations: { 'rollstamp.dev/enabled': 'true' } }, spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'app' } } };
   const doc = await explain([rollout]);
   assert.is(doc.targets.length, 0);
-  const r = doc.results.find((x) => x.tags.code === 'NO_TEMPLATE');
-  assert.is(r?.severity, 'info');
-  assert.match(r!.message, /copies the template of the object it names/);
+  const r = doc.results.find((x) => x.tags.code === 'MISSING_OBJECT');
+  assert.is(r?.severity, 'warning');
+  assert.match(r!.message, /^names Deployment shop\/app, which is not in the input/);
 });
 
 test('explain says how a stamp rolls, in text too (#24)', async () => {
@@ -118,8 +123,9 @@ test('explain says how a stamp rolls, in text too (#24)', async () => {
 test('docs/kinds.md lists every row with its citation and how it rolls', () => {
   const page = readFileSync(`${ROOT}docs/kinds.md`, 'utf8');
   for (const row of WORKLOAD_ROWS) {
-    const line = page.split('\n').find((l) => l.startsWith(`| \`${row.group === '' ? 'v1' : row.group}\` | ${row.kind} |`));
-    assert.ok(line, `docs/kinds.md has no row for ${row.group}/${row.kind}`);
+    const kind = row.component ? `${row.kind} (${row.component})` : row.kind;
+    const line = page.split('\n').find((l) => l.startsWith(`| \`${row.group === '' ? 'v1' : row.group}\` | ${kind} |`));
+    assert.ok(line, `docs/kinds.md has no row for ${row.group}/${kind}`);
     assert.ok(line.includes(row.source), `${row.kind}: citation`);
     assert.ok(line.includes(`**${row.rolls}**`), `${row.kind}: how it rolls`);
   }
