@@ -93,6 +93,7 @@ export class Planner {
       if (isKagent1x(obj)) this.kagent1x.push(obj);
       const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
       if (candidate) this.candidates.push(obj);
+      else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
       if (this.overBudget) continue;
       const { targets, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
       if (selectable) this.selectable++;
