@@ -42,10 +42,10 @@ test('action.yml and the GitHub recipe pass the action validator, which does rej
   assert.ok(validateAction(ACTION_TEXT.replace('using: composite', 'using: compositee')).errors.length > 0, 'the validator can fail');
 });
 
-test("action.yml: a composite action whose comment step is the recipe's comment step, with outputs rolls and markdown", () => {
+test("action.yml: a composite action whose comment step is the recipe's comment step, with outputs rolls, compiles and markdown", () => {
   assert.is(ACTION.runs.using, 'composite');
   assert.equal(stepNamed(ACTION.runs.steps, 'Comment on the pull request').run, stepNamed(RECIPE.jobs['rollstamp-diff']!.steps, 'Comment on the pull request').run);
-  assert.equal(Object.keys(ACTION.outputs).sort(), ['markdown', 'rolls']);
+  assert.equal(Object.keys(ACTION.outputs).sort(), ['compiles', 'markdown', 'rolls']);
   for (const name of ['app', 'base-ref', 'base', 'head', 'flags', 'comment']) assert.ok(name in ACTION.inputs, `input ${name}`);
 });
 
@@ -320,6 +320,25 @@ kubectlTest('an update that fails posts a new comment instead of leaving the old
     assert.equal(stub.requests.filter((q) => !q.startsWith('GET ')), ['PATCH /repos/example/shop/issues/comments/10', 'POST /repos/example/shop/issues/16/comments']);
     assert.match(stub.comments.at(-1)!.body, /1 target rolls/);
   }, { comments: [{ id: 10, body: `${MARKER}\nold`, author: 'github-actions[bot]' }] });
+});
+
+test('a kagent 1.x Agent that will not compile: the comment is written first, then the job fails with exit 4 (#35)', async () => {
+  const dir = tempDir('action-kagent1x');
+  const old = ['secrets.yaml', 'models.yaml', 'agents.yaml'].map((f) => readFileSync(join(ROOT, 'examples/kagent-1x', f), 'utf8')).join('---\n');
+  writeFileSync(join(dir, 'old.yaml'), old);
+  // The claude ModelConfig still names api-key: the Agents using it will not compile.
+  writeFileSync(join(dir, 'new.yaml'), old.replace('  api-key: sk-ant-example-key-1', '  apiKey: sk-ant-example-key-1'));
+  await withStub(async (stub) => {
+    const r = await runAction(dir, 'unused', { base: join(dir, 'old.yaml'), head: join(dir, 'new.yaml') }, stub);
+    assert.is(r.code, 4, r.stderr);
+    assert.match(r.stdout, /::error::rollstamp diff: a kagent 1\.x Agent will not compile after this change/);
+    const out = r.outputs.get('diff')!;
+    assert.is(out.get('rolls'), 'true');
+    assert.is(out.get('compiles'), 'false');
+    assert.match(r.summary, /will not compile/);
+    assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n${r.summary}`], 'the report is posted before the job fails');
+    assert.not.match(r.summary + stub.comments[0]!.body, 'sk-');
+  });
 });
 
 test('a report longer than a comment may be is cut at a line, with a pointer to the job summary; the summary has all of it (#33)', async () => {

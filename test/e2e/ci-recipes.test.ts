@@ -231,6 +231,26 @@ kubectlTest('GitLab recipe: without ROLLSTAMP_NOTE_TOKEN only the artifact; a wr
   });
 });
 
+test('GitHub and GitLab recipes: a kagent 1.x Agent that will not compile posts the report, then fails the job with exit 4 (#35)', async () => {
+  // The claude ModelConfig still names api-key after the key is renamed: lead and reviewer will not compile.
+  const { repo, base } = twoRevisions('examples/kagent-1x', (dir) => replaceIn(join(dir, 'secrets.yaml'), '  api-key: sk-ant-example-key-1', '  apiKey: sk-ant-example-key-1'));
+  await withStub('test-token', [], async (stub) => {
+    const r = await runGithub(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 4, r.stderr);
+    assert.match(r.stdout, /::error::rollstamp diff: a kagent 1\.x Agent will not compile after this change/);
+    assert.match(r.summary, /will not compile/);
+    assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n${r.summary}`], 'the report is posted before the job fails');
+  });
+  await withStub('note-token', [], async (stub) => {
+    const r = await runGitlab(repo, base, { APP: 'deploy' }, stub);
+    assert.is(r.code, 4, r.stderr);
+    assert.match(r.stderr, /a kagent 1\.x Agent will not compile after this change/);
+    assert.equal(stub.comments.map((c) => c.body), [`${MARKER}\n${r.artifact}`], 'the note is written before the job fails');
+    const noToken = await runGitlab(repo, base, { APP: 'deploy' }, stub, '');
+    assert.is(noToken.code, 4, 'without a note token the artifact only, and the job still fails');
+  });
+});
+
 kubectlTest('recipes: an app that is new in the head renders as empty in the base, and every target appears', async () => {
   const repo = tempDir('ci-repo');
   git(repo, 'init', '-q', '-b', 'main');
