@@ -12,6 +12,7 @@ import { stampFiles } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
 import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result, type RunOutcome } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -128,3 +129,6 @@ function printWarnings(results: readonly Result[], io: Io): void {
   const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
   for (const line of lines) io.writeStderr(line);
 }
+
+/** `rollstamp diff` for the command list (commands/index.ts). */
+export const DIFF_COMMAND: CommandModule = { help: DIFF_HELP, flags: [...DIFF_FLAGS, ...CONFIG_FLAGS], run: runDiff };

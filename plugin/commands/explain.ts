@@ -11,6 +11,7 @@ import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { renderKagent1xText } from '../kagent1x-explain.ts';
 import { documentPlace } from '../document-place.ts';
 import { ESCAPED_NAME_NOTE, formatResult, hasErrors, type Kagent1xReport, printable, type Result, shownLabel, shownName, type SourceReport, targetId, type TargetReport, writtenTargetId } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -132,3 +133,6 @@ function short(digest: string): string {
   const [alg, hex] = digest.split(':');
   return `${alg}:${(hex ?? '').slice(0, 12)}`;
 }
+
+/** `rollstamp explain` for the command list (commands/index.ts). */
+export const EXPLAIN_COMMAND: CommandModule = { help: EXPLAIN_HELP, flags: [...EXPLAIN_FLAGS, ...CONFIG_FLAGS], run: runExplain };

@@ -9,6 +9,7 @@ import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, readLimits, suggestSetting, summarize } from '../settings.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
 import { runEnv } from '../run-settings.ts';
+import type { CommandModule } from './command.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -61,3 +62,6 @@ function isManifestStream(text: string): boolean {
   const kinds = [...text.matchAll(/^kind:[ \t]*["']?([A-Za-z][\w]*)/gm)].map((m) => m[1]);
   return kinds.length > 0 && !kinds.includes('ResourceList');
 }
+
+/** `rollstamp fn` for the command list (commands/index.ts). */
+export const FN_COMMAND: CommandModule = { help: FN_HELP, flags: [], run: runFn };

@@ -14,6 +14,7 @@ import { RunDeadline } from '../run-deadline.ts';
 import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
@@ -127,3 +128,6 @@ async function generate(io: Io, deadline: RunDeadline, renderOnly: boolean): Pro
   await io.writeStdout(json.text);
   return 0;
 }
+
+/** `rollstamp generate` for the command list (commands/index.ts). */
+export const GENERATE_COMMAND: CommandModule = { help: GENERATE_HELP, flags: GENERATE_FLAGS, run: runGenerate };

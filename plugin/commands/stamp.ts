@@ -9,6 +9,7 @@ import { liveSettingsFromFlags } from '../live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../terminal-hint.ts';
 import { formatResult, hasErrors, resourceId, targetId, toKubernetesJson } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
@@ -94,3 +95,6 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
   return 0;
 }
 
+
+/** `rollstamp stamp` for the command list (commands/index.ts). */
+export const STAMP_COMMAND: CommandModule = { help: STAMP_HELP, flags: [...STAMP_FLAGS, ...CONFIG_FLAGS], run: runStamp };

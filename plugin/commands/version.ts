@@ -5,6 +5,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { UsageError } from '../errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
 import type { Io } from '../io.ts';
+import type { CommandModule } from './command.ts';
 
 declare const __ROLLSTAMP_BUILD__: { commit: string; buildDate: string } | undefined;
 
@@ -43,3 +44,6 @@ export async function runVersion(args: readonly string[], io: Io): Promise<numbe
   await io.writeStdout(values.output === 'json' ? `${JSON.stringify(info, null, 2)}\n` : `rollstamp ${info.version}\n`);
   return 0;
 }
+
+/** `rollstamp version` for the command list (commands/index.ts). */
+export const VERSION_COMMAND: CommandModule = { help: VERSION_HELP, flags: VERSION_FLAGS, run: runVersion };

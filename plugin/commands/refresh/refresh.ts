@@ -20,6 +20,7 @@ import { line } from './report.ts';
 import { runEnv } from '../../run-settings.ts';
 import { credentialEnv } from '../../live-sources.ts';
 import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimSource, type SlimWorkload } from './slim.ts';
+import type { CommandModule } from '../command.ts';
 
 /** A pass runs at least this often, changes or not. */
 const RESYNC_MS = 5 * 60_000;
@@ -214,3 +215,6 @@ function startLine(o: RefreshOptions, server: string, address: string | undefine
   const probes = address ? `; /healthz /readyz /metrics on ${address}` : '';
   return `watching secrets, configmaps, ${kinds} in ${where} and Applications in ${[o.argocdNamespace, ...o.applicationNamespaces].join(', ')} on ${server}; ${key}${o.leaderElect ? '; leader election on' : ''}${probes}`;
 }
+
+/** `rollstamp refresh` for the command list (commands/index.ts). */
+export const REFRESH_COMMAND: CommandModule = { help: REFRESH_HELP, flags: REFRESH_FLAGS, run: runRefresh };
