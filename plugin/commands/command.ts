@@ -1,7 +1,7 @@
 // The shape of a command: the record the command list holds (index.ts) and the module its loader returns. Its
 // own module so that a command (completion, which lists the others) can name the shape without importing the list.
-import type { FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+import type { FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
 
 /** What a command's module gives once loaded. */
 export interface CommandModule {

@@ -2,9 +2,9 @@
 // one-line summaries) and each command's flag table, so a new command or flag completes without an edit here.
 // Flags with a closed set of values (`--targets opted-in|all`) complete those values; other arguments complete
 // file names.
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../process/errors.ts';
 import type { CommandModule, CommandRecord } from './command.ts';
-import type { FlagSpec } from '../flags.ts';
+import type { FlagSpec } from '../cli/flags.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

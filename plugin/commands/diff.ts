@@ -1,14 +1,15 @@
 // `rollstamp diff OLD NEW` (#16): which targets a change between two renders rolls, and which sources and
 // keys caused it. Both renders go through the same pipeline as `stamp`; only names, keys and digests are shown.
-import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../config-flags.ts';
-import { InputError, UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
-import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
-import { readInputs } from '../read-inputs.ts';
-import { maxInputBytes, summarize } from '../settings.ts';
+import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../cli/config-flags.ts';
+import { InputError, UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { liveSettingsFromFlags, type LiveSettings } from '../live/live-sources.ts';
+import { readInputs } from '../inputs/read-inputs.ts';
+import { maxInputBytes } from '../settings/settings.ts';
+import { summarize } from '../output/result-lines.ts';
 import { stampFiles } from '../stamp-streams.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { DIFF_OUTPUT } from '../output/diff-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
 import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Result, type RunOutcome } from '../../function/index.ts';
@@ -81,7 +82,7 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
-  if (!values.quiet) printWarnings([...before.results, ...after.results], io);
+  if (!values.quiet) printRenderWarnings([...before.results, ...after.results], io);
   const diff = diffStamps(before.targets, after.targets);
   // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
   const agents = before.kagent1x?.agents.length || after.kagent1x?.agents.length ? diffKagent1x(before.kagent1x?.agents ?? [], after.kagent1x?.agents ?? []) : undefined;
@@ -107,7 +108,7 @@ async function stampRender(which: string, path: string, config: Config, io: Io, 
  * Warnings of both renders, each once (a warning about an unchanged object appears in both). Masked Secrets are
  * left out: the report says what they mean for a diff (#38).
  */
-function printWarnings(results: readonly Result[], io: Io): void {
+function printRenderWarnings(results: readonly Result[], io: Io): void {
   const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
   for (const line of lines) io.writeStderr(line);
 }

@@ -1,12 +1,12 @@
 // `rollstamp explain`: for every target, the sources it uses, the keys, where each resolved and short
 // digests — names and digests only, never a value.
-import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
-import { UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
-import { liveSettingsFromFlags } from '../live-sources.ts';
+import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
+import { UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { EXPLAIN_OUTPUT } from '../output/explain-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
 import { formatResult, hasErrors } from '../../function/index.ts';

@@ -1,17 +1,18 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { RollstampError, UsageError, InputError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+import { RollstampError, UsageError, InputError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
 import { redactPaths } from '../argocd/redact-paths.ts';
 import { rootsToShow } from '../argocd/repo-root.ts';
-import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
-import { liveSettingsForGenerate } from '../live-sources.ts';
-import { RunDeadline } from '../run-deadline.ts';
-import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
+import { maxInputBytes } from '../settings/settings.ts';
+import { printWarnings, summarize } from '../output/result-lines.ts';
+import { liveSettingsForGenerate } from '../live/live-sources.ts';
+import { RunDeadline } from '../process/run-deadline.ts';
+import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings/settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';

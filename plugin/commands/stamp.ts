@@ -1,13 +1,13 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
-import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
-import { CheckFailed, InputError, UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
-import { printWarnings, summarize } from '../settings.ts';
-import { liveSettingsFromFlags } from '../live-sources.ts';
+import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
+import { CheckFailed, InputError, UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { printWarnings, summarize } from '../output/result-lines.ts';
+import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { formatResult, hasErrors, resourceId, targetId } from '../../function/index.ts';
 import { STAMP_OUTPUT } from '../output/stamp-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';

@@ -2,9 +2,9 @@
 // replaces `__ROLLSTAMP_BUILD__` with what it found (the commit it built, the commit's date, or
 // SOURCE_DATE_EPOCH); run from the sources (tsx, the tests) both are "unknown".
 import pkg from '../../package.json' with { type: 'json' };
-import { UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+import { UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
 import { chosenFormat, outputFlag, type OutputFormat } from '../output/output-format.ts';
 import type { CommandModule } from './command.ts';
 

@@ -1,8 +1,8 @@
 // `rollstamp diff -o`: its formats as rows (output-format.ts). Each prints the stamp diff and, when either render
 // has kagent 1.x Agents, their preview after it (#20); JSON carries that preview as its `kagent` member.
 import { printableJson, type Kagent1xDiff, type StampDiff } from '../../function/index.ts';
-import { renderJson, renderMarkdown, renderText } from '../diff-format.ts';
-import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
+import { renderJson, renderMarkdown, renderText } from './diff-format.ts';
+import { agentsJson, renderAgentsMarkdown, renderAgentsText } from './kagent1x-format.ts';
 import type { OutputFormat } from './output-format.ts';
 
 /** What a diff format renders. */

@@ -1,7 +1,7 @@
 // `rollstamp explain -o`: its formats as rows (output-format.ts): text for people, and the Explanation document
 // (wouldChange, sources by kind, full digests) as JSON or YAML for machines.
 import type { RunOutcome } from '../../function/index.ts';
-import { explanationOf, formatExplanation } from '../explain-document.ts';
+import { explanationOf, formatExplanation } from './explain-document.ts';
 import { renderExplainText } from './explain-text.ts';
 import type { OutputFormat } from './output-format.ts';
 

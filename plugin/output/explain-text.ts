@@ -2,8 +2,8 @@
 // the keys used, where it resolved and a short digest; then the kagent 1.x preview and the results. Names and
 // keys shown by shownName (Kubernetes' alphabet, else \uXXXX), never a value.
 import { ESCAPED_NAME_NOTE, formatResult, type Kagent1xReport, printable, type Result, shownLabel, shownName, type SourceReport, targetId, type TargetReport, writtenTargetId } from '../../function/index.ts';
-import { documentPlace } from '../document-place.ts';
-import { renderKagent1xText } from '../kagent1x-explain.ts';
+import { documentPlace } from './document-place.ts';
+import { renderKagent1xText } from './kagent1x-explain.ts';
 
 /** The report as text: one block per target, then the kagent 1.x preview and the results (STAMPED left out). */
 export function renderExplainText(targets: readonly TargetReport[], results: readonly Result[], kagent1x: Kagent1xReport | undefined): string {

@@ -1,7 +1,7 @@
 // Output formats as rows: a command with `-o` declares its formats in one table (the value, one line of help,
 // the render function), and its `-o` flag — the values parsing accepts, the help, the completion — is read from
 // that table. A new format is one row and one render function.
-import type { FlagSpec, FlagValues } from '../flags.ts';
+import type { FlagSpec, FlagValues } from '../cli/flags.ts';
 
 /** One `-o` value of a command. */
 export interface OutputFormat<T> {

@@ -1,8 +1,8 @@
 // `rollstamp stamp -o`: its formats as rows (output-format.ts): the stream as read with the stamps, or one JSON
 // object per line with the values Kubernetes reads from that YAML.
 import { toKubernetesJson } from '../../function/index.ts';
-import { InputError } from '../errors.ts';
-import { summarize } from '../settings.ts';
+import { InputError } from '../process/errors.ts';
+import { summarize } from './result-lines.ts';
 import type { OutputFormat } from './output-format.ts';
 
 /** `stamp`'s formats, the default first; each renders the stamped stream. */

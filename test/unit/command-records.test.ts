@@ -2,7 +2,7 @@
 // shell completion scripts: a record added there is listed, dispatched and completed with no other edit (#36).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAIN_HELP } from '../../plugin/cli.ts';
+import { MAIN_HELP } from '../../plugin/cli/run-cli.ts';
 import { COMMANDS, commandsHelp, findCommand } from '../../plugin/commands/index.ts';
 import { completionScript, SHELLS, type CommandFlags } from '../../plugin/commands/completion.ts';
 import { runInProcess } from '../support/run-cli.ts';

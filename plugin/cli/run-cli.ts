@@ -1,11 +1,11 @@
 // The dispatcher: parses the first argument, finds the command among the records (commands/index.ts), and prints
 // help and version. Commands load lazily.
 import { fileURLToPath } from 'node:url';
-import pkg from '../package.json' with { type: 'json' };
-import type { Io } from './io.ts';
-import { UsageError } from './errors.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import type { Io } from '../process/io.ts';
+import { UsageError } from '../process/errors.ts';
 import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.ts';
-import { COMMANDS, commandsHelp, findCommand } from './commands/index.ts';
+import { COMMANDS, commandsHelp, findCommand } from '../commands/index.ts';
 
 /** Flags that come before any command. */
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
@@ -15,7 +15,10 @@ const GLOBAL_FLAGS: readonly FlagSpec[] = [
 ];
 
 // Docs: the README of the installed package by its path (npm puts README.md beside dist/; the image copies it to
-// /README.md beside /app), not a bare README.md that is in no directory the user is in (#22).
+// /README.md beside /app), not a bare README.md that is in no directory the user is in (#22). This module runs
+// from the bundle (dist/rollstamp.js, one level below the README) or from the sources (plugin/cli/, two below).
+const README = new URL(import.meta.url.includes('/plugin/cli/') ? '../../README.md' : '../README.md', import.meta.url);
+
 export const MAIN_HELP = `Usage: rollstamp [command] [flags]
 
 rollstamp rolls Kubernetes workloads when the Secrets and ConfigMaps they use change, at render time: it
@@ -28,7 +31,7 @@ ${commandsHelp(COMMANDS)}
 Flags:
 ${flagsHelp(GLOBAL_FLAGS)}
 
-Docs: ${fileURLToPath(new URL('../README.md', import.meta.url))} and the docs/*.md pages beside it (configuration,
+Docs: ${fileURLToPath(README)} and the docs/*.md pages beside it (configuration,
 hash scheme, diff, live reads, kagent).`;
 
 export const VERSION: string = pkg.version;

@@ -1,7 +1,7 @@
 // `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
-import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
+import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
 export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };
