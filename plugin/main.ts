@@ -14,8 +14,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { isLongRunning, VERSION } from './cli.ts';
-import { errorLine } from './errors.ts';
+import { isLongRunning, VERSION } from './cli/run-cli.ts';
+import { errorLine } from './process/errors.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
