@@ -7,7 +7,7 @@ import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
-import type { ReadMode } from '../read/parse-yaml.ts';
+import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
 import { streamDocuments } from '../read/stream-documents.ts';
 import { joinStreams } from '../write/join-streams.ts';
@@ -54,7 +54,7 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
 export function startStreamRun(files: readonly StreamInput[], options: StreamRunOptions): Run {
   const { config } = options;
   const keep = (d: StreamDoc, file: StreamInput): boolean => !((options.dropLocalConfig || file.dropLocalConfig) && isLocalConfigDoc(d));
-  const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
+  const modes: readonly ReadMode[] = (options.reader ?? DEFAULT_READ_MODE) === 'full' ? ['full'] : ['fast', 'full'];
   const first = readAndPlan(files, keep, modes[0]!, options);
   if ('results' in first) return failedRun(config, first.results);
   return {
