@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
-import { ROOT } from './helpers.ts';
+import { ROOT } from '../support/tools.ts';
 import { SETTING_TABLE } from '../../plugin/settings/settings-table.ts';
 
 type Obj = Record<string, any>;
