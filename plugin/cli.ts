@@ -41,6 +41,11 @@ interface Command {
   run: (args: readonly string[], io: Io) => Promise<number>;
   /** Runs until told to stop (io.signal): main.ts asks it to stop on SIGTERM instead of ending the process. */
   longRunning?: true;
+  /**
+   * Always runs in a worker thread, whatever the size of its input (#37): its input is a renderer's output or a
+   * stream of watch events, which the size gate (run-gate.ts) cannot see before the work starts.
+   */
+  worker?: true;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -55,6 +60,7 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: async () => (await import('./commands/generate.ts')).GENERATE_HELP,
     run: async (a, io) => (await import('./commands/generate.ts')).runGenerate(a, io),
+    worker: true,
   },
   explain: {
     help: async () => (await import('./commands/explain.ts')).EXPLAIN_HELP,
@@ -68,6 +74,7 @@ const COMMANDS: Record<string, Command> = {
     help: async () => (await import('./commands/refresh/refresh.ts')).REFRESH_HELP,
     run: async (a, io) => (await import('./commands/refresh/refresh.ts')).runRefresh(a, io),
     longRunning: true,
+    worker: true,
   },
   version: {
     help: async () => (await import('./commands/version.ts')).VERSION_HELP,
@@ -88,6 +95,12 @@ export const VERSION: string = pkg.version;
 export function isLongRunning(argv: readonly string[]): boolean {
   const args = argv.filter((a) => a !== '--debug');
   return COMMANDS[args[0] ?? '']?.longRunning === true && !args.includes('--help') && !args.includes('-h');
+}
+
+/** Whether `argv` runs a command that always has its worker thread (generate, refresh), help aside. */
+export function runsInWorker(argv: readonly string[]): boolean {
+  const args = argv.filter((a) => a !== '--debug');
+  return COMMANDS[args[0] ?? '']?.worker === true && !args.includes('--help') && !args.includes('-h');
 }
 
 /** Runs one invocation; returns the exit code. Throws RollstampError for usage and input problems. */

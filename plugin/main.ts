@@ -1,5 +1,6 @@
-// The process edge: the only file that touches `process`. The run itself happens in a worker thread
-// (run-worker.ts), and this thread only owns the process (#21):
+// The process edge: with run-in-process.ts, the only file that touches `process`. A run whose input passes the
+// size gate (run-gate.ts) happens on this thread (#37: no second Node for an ordinary render); generate, refresh
+// and larger inputs run in a worker thread (run-worker.ts), and this thread only owns the process (#21):
 // - Out of heap: V8 aborts a process whose main thread reaches the heap limit, printing a native stack trace,
 //   and no JavaScript runs first. A worker that reaches its limit is stopped by Node instead
 //   (ERR_WORKER_OUT_OF_MEMORY), so here that is one line and exit 1, in every phase.
@@ -14,7 +15,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { isLongRunning, VERSION } from './cli.ts';
+import { isLongRunning, runsInWorker, VERSION } from './cli.ts';
 import { errorLine } from './errors.ts';
 
 /**
@@ -35,8 +36,17 @@ else {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
     throw err;
   });
-  if (isVersionOnly(process.argv.slice(2))) process.stdout.write(`rollstamp ${VERSION}\n`);
-  else supervise();
+  const argv = process.argv.slice(2);
+  if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${VERSION}\n`);
+  else if (runsInWorker(argv)) supervise();
+  else {
+    // #37: on this thread when the input passes the size gate (run-gate.ts); otherwise the run starts again in
+    // its worker, with the standard input it already read.
+    const { runInProcess } = await import('./run-in-process.ts');
+    const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
+    if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
+    supervise(handover.stdin);
+  }
 }
 
 /**
@@ -48,7 +58,8 @@ function isVersionOnly(argv: readonly string[]): boolean {
   return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 }
 
-function supervise(): void {
+/** Runs the CLI in a worker thread; `stdin`: standard input already read by a run on this thread. */
+function supervise(stdin?: Uint8Array): void {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
@@ -98,7 +109,7 @@ function supervise(): void {
         break;
       case 'stdin':
         // Moved, not copied: at 50k objects a copy of the input is 23 MiB more at the peak.
-        void readStdin().then((bytes) => send({ kind: 'stdin', bytes }, ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []));
+        void (stdin ? Promise.resolve(stdin) : readStdin()).then((bytes) => send({ kind: 'stdin', bytes }, ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []));
         break;
       case 'stdout':
         writing = true;
