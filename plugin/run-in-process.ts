@@ -75,7 +75,7 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
     },
     async writeStdout(text) {
       // A SIGTERM that came while the run computed is answered here, before a byte is written.
-      await new Promise((resolve) => setImmediate(resolve));
+      await passPoll();
       if (terminating) return new Promise<void>(() => {});
       writing = true;
       return new Promise<void>((resolve) => {
@@ -121,4 +121,13 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
   // Every write was answered: nothing is left to wait for (a keep-alive socket of a live read must not hold the
   // process open), and stdout and stderr to a pipe or file are written synchronously.
   process.exit(exitCode);
+}
+
+/**
+ * Resolves after the event loop has polled once, which is when a signal that arrived meanwhile is emitted: the
+ * first immediate may run in the same turn as the callback that queued it (the poll phase comes before the
+ * immediates), the second runs only after the next poll.
+ */
+async function passPoll(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
 }
