@@ -42,8 +42,8 @@ interface Command {
   /** Runs until told to stop (io.signal): main.ts asks it to stop on SIGTERM instead of ending the process. */
   longRunning?: true;
   /**
-   * Always runs in a worker thread, whatever the size of its input (#37): its input is a renderer's output or a
-   * stream of watch events, which the size gate (run-gate.ts) cannot see before the work starts.
+   * Always runs in a worker thread, whatever the size of its input (#37): it runs until stopped, on a stream of
+   * watch events the size gate (run-gate.ts) cannot see.
    */
   worker?: true;
 }
@@ -60,7 +60,6 @@ const COMMANDS: Record<string, Command> = {
   generate: {
     help: async () => (await import('./commands/generate.ts')).GENERATE_HELP,
     run: async (a, io) => (await import('./commands/generate.ts')).runGenerate(a, io),
-    worker: true,
   },
   explain: {
     help: async () => (await import('./commands/explain.ts')).EXPLAIN_HELP,
@@ -97,7 +96,7 @@ export function isLongRunning(argv: readonly string[]): boolean {
   return COMMANDS[args[0] ?? '']?.longRunning === true && !args.includes('--help') && !args.includes('-h');
 }
 
-/** Whether `argv` runs a command that always has its worker thread (generate, refresh), help aside. */
+/** Whether `argv` runs a command that always has its worker thread (refresh), help aside. */
 export function runsInWorker(argv: readonly string[]): boolean {
   const args = argv.filter((a) => a !== '--debug');
   return COMMANDS[args[0] ?? '']?.worker === true && !args.includes('--help') && !args.includes('-h');

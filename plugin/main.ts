@@ -1,6 +1,7 @@
 // The process edge: with run-in-process.ts, the only file that touches `process`. A run whose input passes the
-// size gate (run-gate.ts) happens on this thread (#37: no second Node for an ordinary render); generate, refresh
-// and larger inputs run in a worker thread (run-worker.ts), and this thread only owns the process (#21):
+// size gate (run-gate.ts) happens on this thread (#37: no second Node for an ordinary render); `refresh`, larger
+// inputs and a render by kustomize or helm run in a worker thread (run-worker.ts), and this thread only owns the
+// process (#21):
 // - Out of heap: V8 aborts a process whose main thread reaches the heap limit, printing a native stack trace,
 //   and no JavaScript runs first. A worker that reaches its limit is stopped by Node instead
 //   (ERR_WORKER_OUT_OF_MEMORY), so here that is one line and exit 1, in every phase.

@@ -3,7 +3,7 @@
 // out of heap is one line; a SIGTERM on the main thread still ends the run with nothing on stdout. Where a run
 // happened is read from the line --debug prints, not from timing.
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -64,6 +64,31 @@ test('stamp, fn, explain and diff of a small input run on the main thread, with 
     assert.is(withoutDebug(here.stderr), withoutDebug(worker.stderr), `${what}: same stderr`);
   }
   assert.is(stampsIn(runBundle(['stamp', 'a.yaml'], { cwd: dir }).stdout).length, 2);
+});
+
+test('generate of a plain directory runs on the main thread; a kustomization moves to the worker before its renderer runs, which runs once (#37)', () => {
+  const root = tempDir('gate');
+  const plain = join(root, 'plain');
+  const kustomized = join(root, 'kustomized');
+  const bin = join(root, 'bin');
+  for (const d of [plain, kustomized, bin]) mkdirSync(d);
+  writeFileSync(join(plain, 'app.yaml'), small);
+  writeFileSync(join(kustomized, 'kustomization.yaml'), 'resources: [app.yaml]\n');
+  // A stand-in kustomize: prints the app and counts its runs.
+  writeFileSync(join(root, 'app.yaml'), small);
+  writeFileSync(join(bin, 'kustomize'), `#!/bin/sh\necho run >> "${join(root, 'runs')}"\ncat "${join(root, 'app.yaml')}"\n`);
+  chmodSync(join(bin, 'kustomize'), 0o755);
+  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, ARGOCD_APP_NAME: 'app', ARGOCD_APP_NAMESPACE: 'default' };
+  const direct = runBundle(['--debug', 'generate'], { cwd: plain, env });
+  assert.is(direct.code, 0, direct.stderr.slice(0, 300));
+  assert.match(direct.stderr, MAIN);
+  const rendered = runBundle(['--debug', 'generate'], { cwd: kustomized, env });
+  assert.is(rendered.code, 0, rendered.stderr.slice(0, 300));
+  assert.match(rendered.stderr, WORKER);
+  assert.not.match(rendered.stderr, MAIN);
+  assert.is(readFileSync(join(root, 'runs'), 'utf8'), 'run\n', 'kustomize ran once');
+  assert.is(rendered.stdout, direct.stdout, 'the same stamped stream either way');
+  assert.is(stampsIn(direct.stdout).length, 2);
 });
 
 test('an input over 256 KiB on stdin runs in the worker, which is handed the bytes already read (#37)', () => {
