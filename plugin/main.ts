@@ -16,7 +16,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { isLongRunning, runsInWorker, VERSION } from './cli.ts';
+import pkg from '../package.json' with { type: 'json' };
 import { errorLine } from './errors.ts';
 
 /**
@@ -38,16 +38,24 @@ else {
     throw err;
   });
   const argv = process.argv.slice(2);
-  if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${VERSION}\n`);
-  else if (runsInWorker(argv)) supervise();
+  // The command table (cli.ts) is loaded only by runs that use it: `--version` reads the package's version alone.
+  if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${pkg.version}\n`);
   else {
-    // #37: on this thread when the input passes the size gate (run-gate.ts); otherwise the run starts again in
-    // its worker, with the standard input it already read.
-    const { runInProcess } = await import('./run-in-process.ts');
-    const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
-    if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
-    supervise(handover.stdin);
+    const cli = await import('./cli.ts');
+    if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
+    else await runHereOrInWorker(argv, cli.isLongRunning(argv));
   }
+}
+
+/**
+ * #37: runs `argv` on this thread when its input passes the size gate (run-gate.ts); otherwise the run starts
+ * again in its worker, with the standard input already read.
+ */
+async function runHereOrInWorker(argv: readonly string[], longRunning: boolean): Promise<void> {
+  const { runInProcess } = await import('./run-in-process.ts');
+  const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
+  if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
+  supervise(longRunning, handover.stdin);
 }
 
 /**
@@ -59,8 +67,11 @@ function isVersionOnly(argv: readonly string[]): boolean {
   return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 }
 
-/** Runs the CLI in a worker thread; `stdin`: standard input already read by a run on this thread. */
-function supervise(stdin?: Uint8Array): void {
+/**
+ * Runs the CLI in a worker thread. `longRunning`: the command runs until stopped (refresh; cli.ts's
+ * isLongRunning); `stdin`: standard input already read by a run on this thread.
+ */
+function supervise(longRunning: boolean, stdin?: Uint8Array): void {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
@@ -78,7 +89,7 @@ function supervise(stdin?: Uint8Array): void {
     process.exit(143);
   };
   const send = (m: ToWorker, transfer: TransferListItem[] = []): void => worker.postMessage(m, transfer);
-  if (isLongRunning(start.argv)) {
+  if (longRunning) {
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) return;
