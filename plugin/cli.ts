@@ -9,7 +9,7 @@ import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.t
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', type: 'boolean', help: 'help for rollstamp or a command (rollstamp stamp --help)' },
   { name: 'version', short: 'V', type: 'boolean', help: 'print the version (also: rollstamp version)' },
-  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, and each phase of a run as it starts' },
+  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, each phase of a run as it starts, and\nwhether the run is on the main thread or in a worker (docs/performance.md)' },
 ];
 
 // Docs: the README of the installed package by its path (npm puts README.md beside dist/; the image copies it to

@@ -18,7 +18,7 @@ interface Output {
 
 function outputs(): Record<string, Output> {
   requireBundle();
-  assert.ok(existsSync(METAFILE), `${METAFILE} is written by npm run build`);
+  assert.ok(existsSync(METAFILE), `${METAFILE} is written with the bundle`);
   return (JSON.parse(readFileSync(METAFILE, 'utf8')) as { outputs: Record<string, Output> }).outputs;
 }
 
