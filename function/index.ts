@@ -23,7 +23,7 @@ export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type Tar
 export { locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings } from './config/config.ts';
 export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
-export { formatResult, hasErrors, oneLine, resourceId, shownResourceId, targetId, writtenTargetId, type Result } from './model/results.ts';
+export { formatResult, hasErrors, oneLine, resourceId, targetId, writtenTargetId, type Result } from './model/results.ts';
 export { ESCAPED_NAME_NOTE, isShownOtherwise, printable, printableData, printableJson, shownLabel, shownName } from './model/printable.ts';
 export { parseYamlDocument, type ReadMode } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';
