@@ -17,7 +17,7 @@ import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import pkg from '../package.json' with { type: 'json' };
-import { errorLine } from './errors.ts';
+import { errorLine } from './process/errors.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
@@ -41,7 +41,7 @@ else {
   // The command table (cli.ts) is loaded only by runs that use it: `--version` reads the package's version alone.
   if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${pkg.version}\n`);
   else {
-    const cli = await import('./cli.ts');
+    const cli = await import('./cli/run-cli.ts');
     if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
     else await runHereOrInWorker(argv, cli.isLongRunning(argv));
   }

@@ -1,6 +1,7 @@
 // Process edge: the size gate that decides where a run happens (#37). Small inputs run on the process's own
 // thread, which saves booting a second Node for the run's worker; large ones keep the worker (#21), whose out of
 // heap is one line and whose SIGTERM is answered at once. Pure: the caller gives the sizes.
+import { findCommand } from './commands/index.ts';
 
 const MIB = 1024 * 1024;
 
@@ -30,12 +31,11 @@ export const HEAP_HEADROOM_BYTES = 64 * MIB;
  * diff needs between 96 and 128 MiB of old space, explain between 64 and 80.
  */
 export const REPORT_HEAP_HEADROOM_BYTES = 256 * MIB;
-const REPORTING_COMMANDS = new Set(['explain', 'diff']);
 
-/** The headroom of the command `argv` runs (its first argument, --debug aside). */
+/** The headroom of the command `argv` runs (its first argument, --debug aside): more for a record with `keyRows`. */
 export function heapHeadroom(argv: readonly string[]): number {
   const first = argv.find((a) => a !== '--debug');
-  return first !== undefined && REPORTING_COMMANDS.has(first) ? REPORT_HEAP_HEADROOM_BYTES : HEAP_HEADROOM_BYTES;
+  return first !== undefined && findCommand(first)?.keyRows === true ? REPORT_HEAP_HEADROOM_BYTES : HEAP_HEADROOM_BYTES;
 }
 
 /**

@@ -4,11 +4,11 @@
 // the output lets it finish, and nothing reaches stdout before the run succeeded. An input over the gate gives
 // the run up before it is parsed; main.ts then starts it again in a worker, with the standard input already read.
 import { getHeapStatistics } from 'node:v8';
-import { runCli } from './cli.ts';
-import { errorLine } from './errors.ts';
-import { onChild } from './exec.ts';
-import type { Io } from './io.ts';
-import { reportError } from './report-error.ts';
+import { runCli } from './cli/run-cli.ts';
+import { errorLine } from './process/errors.ts';
+import { onChild } from './process/exec.ts';
+import type { Io } from './process/io.ts';
+import { reportError } from './process/report-error.ts';
 import { heapHeadroom, inProcessLimit, RunsInWorker } from './run-gate.ts';
 
 /** How a run on this thread ended: it exits the process itself, or hands over to a worker. */

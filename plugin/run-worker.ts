@@ -2,10 +2,10 @@
 // standard output and standard error are main.ts's, reached by messages; so are the renderers' process
 // groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
 import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
-import { runCli } from './cli.ts';
-import { onChild } from './exec.ts';
-import type { Io } from './io.ts';
-import { reportError } from './report-error.ts';
+import { runCli } from './cli/run-cli.ts';
+import { onChild } from './process/exec.ts';
+import type { Io } from './process/io.ts';
+import { reportError } from './process/report-error.ts';
 
 const utf8 = new TextEncoder();
 

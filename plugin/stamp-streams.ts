@@ -1,10 +1,10 @@
 // Shared by `stamp`, `explain`, `generate` and `diff`: the settings the environment adds, the hash key, the
 // core's stream run started over the read streams, the live sources it needs, and the run finished.
-import { InputError } from './errors.ts';
-import type { Io } from './io.ts';
-import { readLiveSources, type LiveSettings } from './live-sources.ts';
-import { readInputs } from './read-inputs.ts';
-import { loadHashKey, maxInputBytes, readerSetting, withOperatorLimits } from './settings.ts';
+import { InputError } from './process/errors.ts';
+import type { Io } from './process/io.ts';
+import { readLiveSources, type LiveSettings } from './live/live-sources.ts';
+import { readInputs } from './inputs/read-inputs.ts';
+import { loadHashKey, maxInputBytes, readerSetting, withOperatorLimits } from './settings/settings.ts';
 import { type Config, type Deadline, type RunOutcome, startStreamRun, type StreamInput } from '../function/index.ts';
 
 /**

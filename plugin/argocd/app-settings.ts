@@ -3,16 +3,16 @@
 // untrusted input: only the settings in APP_SETTINGS pass, and an operator-only one is refused by name.
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DeadlineError, InputError, UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { closest } from '../flags.ts';
-import { checkLink } from '../link-check.ts';
-import { LIVE_ENV } from '../live-sources.ts';
-import { configFromLocated, maxInputBytes, parseConfigText, readLimits } from '../settings.ts';
+import { DeadlineError, InputError, UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
+import { closest } from '../cli/flags.ts';
+import { checkLink } from '../inputs/link-check.ts';
+import { LIVE_ENV } from '../live/live-sources.ts';
+import { configFromLocated, maxInputBytes, parseConfigText, readLimits } from '../settings/settings.ts';
 import { repoRoot } from './repo-root.ts';
-import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings-table.ts';
+import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings/settings-table.ts';
 import { type Config, type Deadline, locateSettings, type RawSettings } from '../../function/index.ts';
-import { runEnv } from '../run-settings.ts';
+import { runEnv } from '../settings/run-settings.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');

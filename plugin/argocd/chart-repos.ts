@@ -2,8 +2,8 @@
 // repository may choose (#21). kustomize hands `helmGlobals.configHome` to helm as its config, cache and data
 // homes, so helm's plugin directory would be the repository's, and a chart repository URL with a plugin's
 // scheme would run the repository's getter in the sidecar.
-import { InputError } from '../errors.ts';
-import { HELM_ALLOW_HTTP_ENV } from '../settings.ts';
+import { InputError } from '../process/errors.ts';
+import { HELM_ALLOW_HTTP_ENV } from '../settings/settings.ts';
 
 /** What the operator allows of chart repositories. */
 export interface RepoPolicy {

@@ -1,8 +1,8 @@
 // Argo CD CMP render stage: the operator's `kustomize build` flags (ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS, the
 // sidecar's mirror of argocd-cm `kustomize.buildOptions`), checked against the flags that keep a repository's
 // kustomization inside the repository and free of code execution.
-import { UsageError } from '../errors.ts';
-import { envOf } from '../settings-table.ts';
+import { UsageError } from '../process/errors.ts';
+import { envOf } from '../settings/settings-table.ts';
 
 /** The operator's extra `kustomize build` flags (sidecar environment only), e.g. `--enable-helm`. */
 export const KUSTOMIZE_BUILD_OPTIONS_ENV = envOf('kustomizeBuildOptions');

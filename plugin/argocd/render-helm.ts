@@ -4,13 +4,13 @@
 // Application skips CRDs, and `helm dependency build` when the chart's dependencies are not in charts/.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { UsageError } from '../errors.ts';
-import { CommandError } from '../exec.ts';
-import type { Io } from '../io.ts';
-import { isInside } from '../link-check.ts';
+import { UsageError } from '../process/errors.ts';
+import { CommandError } from '../process/exec.ts';
+import type { Io } from '../process/io.ts';
+import { isInside } from '../inputs/link-check.ts';
 import { repoRoot } from './repo-root.ts';
 import type { Config } from '../../function/index.ts';
-import { runEnv } from '../run-settings.ts';
+import { runEnv } from '../settings/run-settings.ts';
 
 /** Runs one renderer command (with the render's deadline and output limit) and returns its stdout. */
 export type RunRenderer = (argv: readonly string[], what: string) => Promise<Uint8Array>;

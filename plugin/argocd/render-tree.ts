@@ -6,8 +6,8 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { InputError } from '../errors.ts';
-import { checkLink, isInside } from '../link-check.ts';
+import { InputError } from '../process/errors.ts';
+import { checkLink, isInside } from '../inputs/link-check.ts';
 import { checkChartRepo, checkGeneratorConfig, checkKustomizationHelm, isRecord, type RepoPolicy } from './chart-repos.ts';
 import { parseYamlDocument, plainDocuments } from '../../function/index.ts';
 

@@ -2,21 +2,21 @@
 // file), helm (Chart.yaml), or every manifest file below it — as Argo CD's own tools would.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { InputError } from '../errors.ts';
-import { runCommand } from '../exec.ts';
-import type { Io } from '../io.ts';
-import { readInputs, type InputFile } from '../read-inputs.ts';
-import type { RunDeadline } from '../run-deadline.ts';
-import { helmAllowsHttp } from '../settings.ts';
+import { InputError } from '../process/errors.ts';
+import { runCommand } from '../process/exec.ts';
+import type { Io } from '../process/io.ts';
+import { readInputs, type InputFile } from '../inputs/read-inputs.ts';
+import type { RunDeadline } from '../process/run-deadline.ts';
+import { helmAllowsHttp } from '../settings/settings.ts';
 import { helmHomes } from './helm-homes.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { redactPaths } from './redact-paths.ts';
 import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
-import { envOf } from '../settings-table.ts';
+import { envOf } from '../settings/settings-table.ts';
 import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
 import { type Config, decodeUtf8 } from '../../function/index.ts';
-import { runEnv } from '../run-settings.ts';
+import { runEnv } from '../settings/run-settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 

@@ -2,9 +2,9 @@
 // and from it the repository root that bounds every file rollstamp and its renderers may read.
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { runEnv } from '../run-settings.ts';
+import { UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
+import { runEnv } from '../settings/run-settings.ts';
 
 /**
  * The segments of a slash path after Go's `path.Clean` (golang.org/src/path/path.go): empty and `.` segments

@@ -1,14 +1,13 @@
-// `rollstamp completion bash|zsh|fish`: a shell completion script, derived from the command table's help
-// (command names and one-line descriptions) and each command's flag table, so a new flag completes without an
-// edit here. Flags with a closed set of values (`--targets opted-in|all`) complete those values; other
-// arguments complete file names.
-import { CONFIG_FLAGS } from '../config-flags.ts';
-import { UsageError } from '../errors.ts';
-import type { FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+// `rollstamp completion bash|zsh|fish`: a shell completion script, generated from the command records (names,
+// one-line summaries) and each command's flag table, so a new command or flag completes without an edit here.
+// Flags with a closed set of values (`--targets opted-in|all`) complete those values; other arguments complete
+// file names.
+import { UsageError } from '../process/errors.ts';
+import type { CommandModule, CommandRecord } from './command.ts';
+import type { FlagSpec } from '../cli/flags.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-type Shell = (typeof SHELLS)[number];
+export type Shell = (typeof SHELLS)[number];
 
 export const COMPLETION_HELP = `Usage: rollstamp completion bash|zsh|fish
 
@@ -20,37 +19,18 @@ Examples:
   rollstamp completion zsh > "\${fpath[1]}/_rollstamp"       # then restart zsh
   rollstamp completion fish > ~/.config/fish/completions/rollstamp.fish`;
 
-interface CommandFlags {
+/** A command as the scripts need it: its name, its summary and its flags. */
+export interface CommandFlags {
   name: string;
   description: string;
   flags: readonly FlagSpec[];
+  /** Offer file names for its arguments. */
+  files: boolean;
 }
 
-/** Each command with its description (from the main help) and flags (from its own table). */
-async function commandTable(): Promise<CommandFlags[]> {
-  const [{ MAIN_HELP }, stamp, explain, diff, version, generate, refresh] = await Promise.all([
-    import('../cli.ts'),
-    import('./stamp.ts'),
-    import('./explain.ts'),
-    import('./diff.ts'),
-    import('./version.ts'),
-    import('./generate.ts'),
-    import('./refresh/options.ts'),
-  ]);
-  const flags: Record<string, readonly FlagSpec[]> = {
-    stamp: [...stamp.STAMP_FLAGS, ...CONFIG_FLAGS],
-    explain: [...explain.EXPLAIN_FLAGS, ...CONFIG_FLAGS],
-    diff: [...diff.DIFF_FLAGS, ...CONFIG_FLAGS],
-    version: version.VERSION_FLAGS,
-    generate: generate.GENERATE_FLAGS,
-    refresh: refresh.REFRESH_FLAGS,
-  };
-  const section = MAIN_HELP.slice(MAIN_HELP.indexOf('Commands:\n') + 10, MAIN_HELP.indexOf('\n\nFlags:'));
-  return section.split('\n').map((line) => {
-    const [, name, description] = /^ {2}(\S+)\s+(.*)$/.exec(line) ?? [];
-    if (!name) throw new Error(`completion: cannot read the command line ${JSON.stringify(line)}`);
-    return { name, description: description!, flags: flags[name] ?? [] };
-  });
+/** Each command with its summary and its flag table (loading every command's module). */
+async function commandTable(commands: readonly CommandRecord[]): Promise<CommandFlags[]> {
+  return Promise.all(commands.map(async (c) => ({ name: c.name, description: c.summary, flags: (await c.load()).flags, files: c.noFileArgs !== true })));
 }
 
 const words = (f: FlagSpec): string[] => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])];
@@ -58,11 +38,11 @@ const firstLine = (text: string): string => text.split('\n')[0]!;
 const fishQuote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** Flags with a value set, as `case` arms on `COMMAND:FLAG`: `stamp:--targets) values="opted-in all" ;;`. */
-function valueArms(commands: CommandFlags[]): string[] {
+function valueArms(commands: readonly CommandFlags[]): string[] {
   return commands.flatMap((c) => c.flags.filter((f) => f.values).map((f) => `${words(f).map((w) => `${c.name}:${w}`).join('|')}) values="${f.values!.join(' ')}" ;;`));
 }
 
-function bash(commands: CommandFlags[]): string {
+function bash(commands: readonly CommandFlags[]): string {
   return `# rollstamp completion for bash: source <(rollstamp completion bash)
 _rollstamp() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" flags="" values=""
@@ -83,7 +63,7 @@ complete -o filenames -F _rollstamp rollstamp
 `;
 }
 
-function zsh(commands: CommandFlags[]): string {
+function zsh(commands: readonly CommandFlags[]): string {
   return `#compdef rollstamp
 # rollstamp completion for zsh: rollstamp completion zsh > "\${fpath[1]}/_rollstamp"
 _rollstamp() {
@@ -106,7 +86,7 @@ if [[ "$funcstack[1]" == _rollstamp ]]; then _rollstamp "$@"; else compdef _roll
 `;
 }
 
-function fish(commands: CommandFlags[]): string {
+function fish(commands: readonly CommandFlags[]): string {
   const lines = ['# rollstamp completion for fish: rollstamp completion fish > ~/.config/fish/completions/rollstamp.fish', 'complete -c rollstamp -f'];
   for (const c of commands) lines.push(`complete -c rollstamp -n __fish_use_subcommand -a ${c.name} -d ${fishQuote(c.description)}`);
   for (const c of commands) {
@@ -114,16 +94,27 @@ function fish(commands: CommandFlags[]): string {
       const value = f.type === 'boolean' ? '' : f.values ? ` -x -a ${fishQuote(f.values.join(' '))}` : ' -r -F';
       lines.push(`complete -c rollstamp -n '__fish_seen_subcommand_from ${c.name}' -l ${f.name}${f.short ? ` -s ${f.short}` : ''}${value} -d ${fishQuote(firstLine(f.help))}`);
     }
-    if (c.flags.length > 0 || c.name === 'fn' || c.name === 'generate') lines.push(`complete -c rollstamp -n '__fish_seen_subcommand_from ${c.name}' -F`);
+    if (c.files) lines.push(`complete -c rollstamp -n '__fish_seen_subcommand_from ${c.name}' -F`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-export async function runCompletion(args: readonly string[], io: Io): Promise<number> {
-  const [shell, ...rest] = args;
-  if (shell === undefined || !SHELLS.includes(shell as Shell)) throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (got ${JSON.stringify(shell)})`}`);
-  if (rest.length > 0) throw new UsageError(`completion takes one shell (got ${rest[0]} too)`);
-  const commands = await commandTable();
-  await io.writeStdout({ bash, zsh, fish }[shell as Shell](commands));
-  return 0;
+/** The script for `shell`, for these commands. Pure: the records' flags already loaded. */
+export function completionScript(shell: Shell, commands: readonly CommandFlags[]): string {
+  return { bash, zsh, fish }[shell](commands);
+}
+
+/** `rollstamp completion` over `commands` (the command list hands itself in: no import cycle). */
+export function completionCommand(commands: readonly CommandRecord[]): CommandModule {
+  return {
+    help: COMPLETION_HELP,
+    flags: [],
+    run: async (args, io) => {
+      const [shell, ...rest] = args;
+      if (shell === undefined || !SHELLS.includes(shell as Shell)) throw new UsageError(`completion needs a shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (got ${JSON.stringify(shell)})`}`);
+      if (rest.length > 0) throw new UsageError(`completion takes one shell (got ${rest[0]} too)`);
+      await io.writeStdout(completionScript(shell as Shell, await commandTable(commands)));
+      return 0;
+    },
+  };
 }

@@ -1,27 +1,23 @@
 // `rollstamp diff OLD NEW` (#16): which targets a change between two renders rolls, and which sources and
 // keys caused it. Both renders go through the same pipeline as `stamp`; only names, keys and digests are shown.
-import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../config-flags.ts';
-import { DIFF_FORMATS, renderJson, renderMarkdown, renderText, type DiffFormat } from '../diff-format.ts';
-import { InputError, UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
-import { liveSettingsFromFlags, type LiveSettings } from '../live-sources.ts';
-import { readInputs } from '../read-inputs.ts';
-import { maxInputBytes, summarize } from '../settings.ts';
+import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../cli/config-flags.ts';
+import { InputError, UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { liveSettingsFromFlags, type LiveSettings } from '../live/live-sources.ts';
+import { readInputs } from '../inputs/read-inputs.ts';
+import { maxInputBytes } from '../settings/settings.ts';
+import { summarize } from '../output/result-lines.ts';
 import { stampFiles } from '../stamp-streams.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { agentsJson, renderAgentsMarkdown, renderAgentsText } from '../kagent1x-format.ts';
-import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Kagent1xDiff, printableJson, type Result, type RunOutcome } from '../../function/index.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
+import { DIFF_OUTPUT } from '../output/diff-formats.ts';
+import { chosenFormat, outputFlag } from '../output/output-format.ts';
+import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Result, type RunOutcome } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
-  {
-    name: 'output',
-    short: 'o',
-    type: 'string',
-    values: DIFF_FORMATS,
-    help: 'text: an aligned table (default); markdown: a table for a pull-request\ncomment (workload, why, keys); json: kind StampDiff, full digests\n(schemas/stamp-diff.schema.json)',
-  },
+  outputFlag(DIFF_OUTPUT),
   { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
 ];
 
@@ -77,7 +73,7 @@ const WILL_NOT_COMPILE = 4;
 /** Runs `diff`: reads both renders, stamps each in memory, compares the target reports. */
 export async function runDiff(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(args, [...DIFF_FLAGS, ...CONFIG_FLAGS], 'diff');
-  const format = (values.output ?? 'text') as DiffFormat;
+  const format = chosenFormat(DIFF_OUTPUT, values);
   if (positionals.length !== 2) throw new UsageError('diff needs two renders: rollstamp diff OLD NEW (one of them may be -)');
   const [oldPath, newPath] = positionals as [string, string];
   if (oldPath === '-' && newPath === '-') throw new UsageError('only one of OLD and NEW can be - (standard input)');
@@ -86,27 +82,15 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
   const live = liveSettingsFromFlags(liveFlags(values));
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
-  if (!values.quiet) printWarnings([...before.results, ...after.results], io);
+  if (!values.quiet) printRenderWarnings([...before.results, ...after.results], io);
   const diff = diffStamps(before.targets, after.targets);
   // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
   const agents = before.kagent1x?.agents.length || after.kagent1x?.agents.length ? diffKagent1x(before.kagent1x?.agents ?? [], after.kagent1x?.agents ?? []) : undefined;
   // With only kagent 1.x Agents in both renders, "Nothing rolls." would only say that nothing is stamped.
   const stamped = before.targets.length + after.targets.length > 0;
-  await io.writeStdout(render(format, diff, agents, stamped));
+  await io.writeStdout(format.render({ diff, ...(agents ? { agents } : {}), stamped }));
   if ((agents?.summary['will-not-compile'] ?? 0) > 0) return WILL_NOT_COMPILE;
   return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
-}
-
-function render(format: DiffFormat, diff: ReturnType<typeof diffStamps>, agents: Kagent1xDiff | undefined, stamped: boolean): string {
-  if (format === 'json') {
-    if (!agents) return renderJson(diff);
-    const doc = JSON.parse(renderJson(diff)) as Record<string, unknown>;
-    return `${printableJson(JSON.stringify({ ...doc, kagent: agentsJson(agents) }, null, 2))}\n`;
-  }
-  const stamps = format === 'markdown' ? renderMarkdown(diff) : renderText(diff);
-  if (!agents) return stamps;
-  const agentsPart = format === 'markdown' ? renderAgentsMarkdown(agents) : renderAgentsText(agents);
-  return stamped ? `${stamps}\n${agentsPart}` : agentsPart;
 }
 
 /**
@@ -124,7 +108,10 @@ async function stampRender(which: string, path: string, config: Config, io: Io, 
  * Warnings of both renders, each once (a warning about an unchanged object appears in both). Masked Secrets are
  * left out: the report says what they mean for a diff (#38).
  */
-function printWarnings(results: readonly Result[], io: Io): void {
+function printRenderWarnings(results: readonly Result[], io: Io): void {
   const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
   for (const line of lines) io.writeStderr(line);
 }
+
+/** `rollstamp diff` for the command list (commands/index.ts). */
+export const DIFF_COMMAND: CommandModule = { help: DIFF_HELP, flags: [...DIFF_FLAGS, ...CONFIG_FLAGS], run: runDiff };

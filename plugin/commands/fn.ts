@@ -1,14 +1,16 @@
 // `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
-import { InputError, UsageError } from '../errors.ts';
-import type { Io } from '../io.ts';
-import { readLiveSources } from '../live-sources.ts';
-import { unknownFlagMessage } from '../flags.ts';
-import { readInputs } from '../read-inputs.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, printWarnings, readerSetting, readLimits, suggestSetting, summarize } from '../settings.ts';
+import { InputError, UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
+import { readLiveSources } from '../live/live-sources.ts';
+import { unknownFlagMessage } from '../cli/flags.ts';
+import { readInputs } from '../inputs/read-inputs.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
+import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, readerSetting, readLimits, suggestSetting } from '../settings/settings.ts';
+import { printWarnings, summarize } from '../output/result-lines.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
-import { runEnv } from '../run-settings.ts';
+import { runEnv } from '../settings/run-settings.ts';
+import type { CommandModule } from './command.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
 
@@ -61,3 +63,6 @@ function isManifestStream(text: string): boolean {
   const kinds = [...text.matchAll(/^kind:[ \t]*["']?([A-Za-z][\w]*)/gm)].map((m) => m[1]);
   return kinds.length > 0 && !kinds.includes('ResourceList');
 }
+
+/** `rollstamp fn` for the command list (commands/index.ts). */
+export const FN_COMMAND: CommandModule = { help: FN_HELP, flags: [], run: runFn };

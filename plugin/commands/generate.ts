@@ -1,19 +1,21 @@
 // `rollstamp generate`: the Argo CD config management plugin's generate command. Renders the app directory,
 // stamps, writes the stream. Any failure: non-zero exit and nothing on stdout — an empty success would make
 // Argo CD prune the whole application.
-import { RollstampError, UsageError, InputError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+import { RollstampError, UsageError, InputError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
 import { redactPaths } from '../argocd/redact-paths.ts';
 import { rootsToShow } from '../argocd/repo-root.ts';
-import { maxInputBytes, printWarnings, summarize } from '../settings.ts';
-import { liveSettingsForGenerate } from '../live-sources.ts';
-import { RunDeadline } from '../run-deadline.ts';
-import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings-table.ts';
+import { maxInputBytes } from '../settings/settings.ts';
+import { printWarnings, summarize } from '../output/result-lines.ts';
+import { liveSettingsForGenerate } from '../live/live-sources.ts';
+import { RunDeadline } from '../process/run-deadline.ts';
+import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings/settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
+import type { CommandModule } from './command.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
@@ -127,3 +129,6 @@ async function generate(io: Io, deadline: RunDeadline, renderOnly: boolean): Pro
   await io.writeStdout(json.text);
   return 0;
 }
+
+/** `rollstamp generate` for the command list (commands/index.ts). */
+export const GENERATE_COMMAND: CommandModule = { help: GENERATE_HELP, flags: GENERATE_FLAGS, run: runGenerate };

@@ -1,19 +1,22 @@
 // `rollstamp stamp`: plain multi-document YAML in (files, directories, stdin), stamped stream out.
 // Usable as a Helm post-renderer and in pipes after `kustomize build`. `--check` gates CI.
-import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../config-flags.ts';
-import { CheckFailed, InputError, UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
-import { printWarnings, summarize } from '../settings.ts';
-import { liveSettingsFromFlags } from '../live-sources.ts';
+import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
+import { CheckFailed, InputError, UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { printWarnings, summarize } from '../output/result-lines.ts';
+import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
-import { refuseTerminalStdin } from '../terminal-hint.ts';
-import { formatResult, hasErrors, resourceId, targetId, toKubernetesJson } from '../../function/index.ts';
+import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
+import { formatResult, hasErrors, resourceId, targetId } from '../../function/index.ts';
+import { STAMP_OUTPUT } from '../output/stamp-formats.ts';
+import { chosenFormat, outputFlag } from '../output/output-format.ts';
+import type { CommandModule } from './command.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
   { name: 'check', type: 'boolean', help: 'print no manifests; exit 3 if any stamp would change, naming those workloads\nin one line on stderr (CI over hydrated manifests)' },
-  { name: 'output', short: 'o', type: 'string', values: ['yaml', 'json'], help: 'yaml: the stream as read, with the stamps (default); json: one JSON\nobject per line, the values Kubernetes reads from that YAML' },
+  outputFlag(STAMP_OUTPUT),
   { name: 'allow-no-targets', type: 'boolean', help: 'with --check: succeed when no workload is a target (default: exit 1,\nso a mistyped --selector does not keep CI green)' },
   { name: 'quiet', short: 'q', type: 'boolean', help: 'do not print warnings' },
   ALLOW_EMPTY_FLAG,
@@ -82,15 +85,10 @@ export async function runStamp(args: readonly string[], io: Io): Promise<number>
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }
-  if (values.output !== 'json') {
-    await io.writeStdout(run.output);
-    return 0;
-  }
-  // As generate's ROLLSTAMP_OUTPUT=json: the values Kubernetes would read from the YAML, or a refusal naming
-  // the object and field, never a guess.
-  const json = toKubernetesJson(run.output);
-  if ('results' in json) throw new InputError(summarize(json.results));
-  await io.writeStdout(json.text);
+  await io.writeStdout(chosenFormat(STAMP_OUTPUT, values).render(run.output));
   return 0;
 }
 
+
+/** `rollstamp stamp` for the command list (commands/index.ts). */
+export const STAMP_COMMAND: CommandModule = { help: STAMP_HELP, flags: [...STAMP_FLAGS, ...CONFIG_FLAGS], run: runStamp };

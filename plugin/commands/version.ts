@@ -2,9 +2,11 @@
 // replaces `__ROLLSTAMP_BUILD__` with what it found (the commit it built, the commit's date, or
 // SOURCE_DATE_EPOCH); run from the sources (tsx, the tests) both are "unknown".
 import pkg from '../../package.json' with { type: 'json' };
-import { UsageError } from '../errors.ts';
-import { flagsHelp, parseFlags, type FlagSpec } from '../flags.ts';
-import type { Io } from '../io.ts';
+import { UsageError } from '../process/errors.ts';
+import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
+import type { Io } from '../process/io.ts';
+import { chosenFormat, outputFlag, type OutputFormat } from '../output/output-format.ts';
+import type { CommandModule } from './command.ts';
 
 declare const __ROLLSTAMP_BUILD__: { commit: string; buildDate: string } | undefined;
 
@@ -20,9 +22,13 @@ export function buildInfo(): BuildInfo {
   return { version: pkg.version, commit: built?.commit ?? 'unknown', buildDate: built?.buildDate ?? 'unknown' };
 }
 
-export const VERSION_FLAGS: readonly FlagSpec[] = [
-  { name: 'output', short: 'o', type: 'string', values: ['text', 'json'], help: 'text: `rollstamp VERSION` (default); json: version, commit and build date' },
+/** `version`'s formats, the default first. */
+export const VERSION_OUTPUT: readonly OutputFormat<BuildInfo>[] = [
+  { name: 'text', help: '`rollstamp VERSION`', render: (info) => `rollstamp ${info.version}\n` },
+  { name: 'json', help: 'version, commit and build date', render: (info) => `${JSON.stringify(info, null, 2)}\n` },
 ];
+
+export const VERSION_FLAGS: readonly FlagSpec[] = [outputFlag(VERSION_OUTPUT)];
 
 export const VERSION_HELP = `Usage: rollstamp version [-o text|json]
 
@@ -40,6 +46,9 @@ export async function runVersion(args: readonly string[], io: Io): Promise<numbe
   const { values, positionals } = parseFlags(args, VERSION_FLAGS, 'version');
   if (positionals.length > 0) throw new UsageError(`version takes no arguments (got ${positionals[0]})`);
   const info = buildInfo();
-  await io.writeStdout(values.output === 'json' ? `${JSON.stringify(info, null, 2)}\n` : `rollstamp ${info.version}\n`);
+  await io.writeStdout(chosenFormat(VERSION_OUTPUT, values).render(info));
   return 0;
 }
+
+/** `rollstamp version` for the command list (commands/index.ts). */
+export const VERSION_COMMAND: CommandModule = { help: VERSION_HELP, flags: VERSION_FLAGS, run: runVersion };

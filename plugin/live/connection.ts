@@ -15,7 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { LoadedKubeConfig } from './kubeconfig.ts';
-import type { ChildDeadline } from '../run-deadline.ts';
+import type { ChildDeadline } from '../process/run-deadline.ts';
 import { describePlugin, execConfigOf, runExecCredential } from './exec-credential.ts';
 import { LiveReadError } from './live-error.ts';
 

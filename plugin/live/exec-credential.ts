@@ -4,12 +4,12 @@
 // Why not client-node's ExecAuth (1.4.0)? It spawns asynchronously but with no timeout and no kill, so a plugin
 // that never returns hangs the run and outlives it; it leaves stdin open; it caches only credentials that carry
 // an expirationTimestamp (without one it re-runs the plugin for every request, even concurrently); and it
-// rejects with the plugin's stderr as the message. Here the plugin runs through plugin/exec.ts: own process
+// rejects with the plugin's stderr as the message. Here the plugin runs through plugin/process/exec.ts: own process
 // group, stdin closed, killed at the deadline (and on our SIGTERM), output capped, its output never quoted.
 import { isAbsolute, resolve } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node/dist/config_types.js';
-import { CommandError, runCommand } from '../exec.ts';
-import type { ChildDeadline } from '../run-deadline.ts';
+import { CommandError, runCommand } from '../process/exec.ts';
+import type { ChildDeadline } from '../process/run-deadline.ts';
 import { LiveReadError, seconds } from './live-error.ts';
 
 interface ExecConfig {

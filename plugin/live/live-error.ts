@@ -1,7 +1,7 @@
 // Live reads: the one error type they throw, and the wording helpers its messages share. Every message is
 // built here from names, paths, status codes and error codes only: never from a response body, a Status
 // `message`, an exec plugin's output or a kubeconfig's contents, so no value can reach it.
-import { InputError } from '../errors.ts';
+import { InputError } from '../process/errors.ts';
 
 /** Why a live read failed; callers may branch on it, users read the message. */
 export type LiveFailure =

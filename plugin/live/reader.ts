@@ -7,7 +7,7 @@
 // → up to `concurrency` GETs at a time (http-get.ts) with retries → decode (decode-object.ts).
 // One deadline covers all of it.
 import { setMaxListeners } from 'node:events';
-import { InputError } from '../errors.ts';
+import { InputError } from '../process/errors.ts';
 import { connect, type Connection } from './connection.ts';
 import { decodeObject, type DecodedObject } from './decode-object.ts';
 import { getOnce, TransportFailure, type Answer } from './http-get.ts';

@@ -1,7 +1,7 @@
 // Live reads: the contract between the commands and the reader.
 
 import type { LiveNeed } from '../../function/index.ts';
-import type { ChildDeadline } from '../run-deadline.ts';
+import type { ChildDeadline } from '../process/run-deadline.ts';
 
 /** One object to read, as the core's plan names it (`id` is `${cls}/${namespace}/${name}`). */
 export type { LiveNeed };

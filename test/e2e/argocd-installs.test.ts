@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
 import { ROOT } from './helpers.ts';
-import { setting } from '../../plugin/settings-table.ts';
+import { setting } from '../../plugin/settings/settings-table.ts';
 
 type Obj = Record<string, any>;
 const ARGOCD = join(ROOT, 'argocd');

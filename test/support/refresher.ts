@@ -4,9 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../plugin/cli.ts';
-import { errorLine, RollstampError } from '../../plugin/errors.ts';
-import type { Io } from '../../plugin/io.ts';
+import { runCli } from '../../plugin/cli/run-cli.ts';
+import { errorLine, RollstampError } from '../../plugin/process/errors.ts';
+import type { Io } from '../../plugin/process/io.ts';
 import { writeKubeconfig } from './fake-apiserver.ts';
 import type { FakeCluster } from './fake-cluster.ts';
 import { HASH_KEY, recordOf, type Consumed, type SourceState } from './refresh-world.ts';

@@ -1,9 +1,9 @@
 // Runs the CLI in-process with a captured Io, or the built bundle as a child process.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../plugin/cli.ts';
-import { errorLine, RollstampError } from '../../plugin/errors.ts';
-import type { Io } from '../../plugin/io.ts';
+import { runCli } from '../../plugin/cli/run-cli.ts';
+import { errorLine, RollstampError } from '../../plugin/process/errors.ts';
+import type { Io } from '../../plugin/process/io.ts';
 
 export interface CliRun {
   code: number;

@@ -1,13 +1,15 @@
 // The layout guards itself: the core's stage folders import only the stages below them, nothing in the core
 // imports a cycle (type imports included), plugin/ reaches the core only through function/index.ts and never
 // drives the run itself, the core touches no files, environment or clock, only the read and write stages (and
-// plugin/) import the yaml library, and no source file grows past 400 lines. Each rule is also tried on
-// a small made-up graph or text, so a rule that could never fire fails here too.
+// plugin/) import the yaml library, and no source file grows past 400 lines. plugin/ has no import cycle either,
+// reads the environment only in settings/, and names its commands and -o formats only in their tables (#36).
+// Each rule is also tried on a small made-up graph or text, so a rule that could never fire fails here too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { COMMANDS } from '../../plugin/commands/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_LINES = 400;
@@ -246,10 +248,10 @@ test('the rules fire on a made-up graph: a type-import cycle, an upward edge, pl
   assert.equal(importsOf("import type { A } from './a.ts';\nexport { b } from \"./b.ts\";\nconst c = await import('./c.ts');"), ['./a.ts', './b.ts', './c.ts']);
   const upward = new Map([
     ['function/model/x.ts', ['function/hash/y.ts']],
-    ['function/read/z.ts', ['plugin/io.ts', 'node:fs', 'node:crypto', 'function/model/x.ts']],
+    ['function/read/z.ts', ['plugin/process/io.ts', 'node:fs', 'node:crypto', 'function/model/x.ts']],
     ['function/hash/y.ts', []],
   ]);
-  assert.equal(forbiddenEdges(upward), ['function/model/x.ts -> function/hash/y.ts', 'function/read/z.ts -> plugin/io.ts', 'function/read/z.ts -> node:fs']);
+  assert.equal(forbiddenEdges(upward), ['function/model/x.ts -> function/hash/y.ts', 'function/read/z.ts -> plugin/process/io.ts', 'function/read/z.ts -> node:fs']);
   const yamlUsers = new Map([
     ['function/model/n.ts', ['yaml', './o.ts']],
     ['function/resolve/r.ts', ['yaml/util']],
@@ -258,6 +260,132 @@ test('the rules fire on a made-up graph: a type-import cycle, an upward edge, pl
     ['plugin/q.ts', ['yaml', 'yaml-language']],
   ]);
   assert.equal(yamlImportsOutside(yamlUsers), ['function/model/n.ts -> yaml', 'function/resolve/r.ts -> yaml/util']);
+});
+
+// plugin/: its own rules (#36).
+
+/** A file's text without its comments, which may name what the code must not do. */
+export function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+}
+
+/**
+ * Where plugin/ may read the environment besides plugin/settings/, each with the reason. Everything else reads
+ * the settings (settings/run-settings.ts copies a run's environment once, settings-table.ts names each variable).
+ */
+const ENV_READERS: Readonly<Record<string, string>> = {
+  'plugin/main.ts': 'the process edge: it hands the whole environment to the worker (whose settings/ reads it) and reads NODE_OPTIONS for the worker heap limit, as node does',
+  'plugin/run-in-process.ts': 'the process edge on the main thread (#37): it hands the whole environment to a run there, as main.ts hands it to the worker (settings/ reads it)',
+};
+
+/** `process.env`, `io.env` or `process['env']`, or `{ env } = process`. */
+const ENV_READ = /\b(?:process|io)\s*(?:\.\s*env\b|\[\s*['"]env['"]\s*\])|\{[^{}]*\benv\b[^{}]*\}\s*=\s*(?:process|io)\b/;
+
+/** Files outside plugin/settings/ (and ENV_READERS) that read the environment. */
+export function envReadsOutsideSettings(files: ReadonlyMap<string, string>): string[] {
+  return [...files].filter(([file, text]) => !file.startsWith('plugin/settings/') && !(file in ENV_READERS) && ENV_READ.test(codeOf(text))).map(([file]) => file);
+}
+
+/** A list of two or more quoted strings: `['text', 'json']`. */
+const STRING_LIST = /\[\s*((?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))+)\s*,?\s*\]/g;
+
+/**
+ * Hand-written lists of `names` (two or more of them in one list of strings) in files not in `allowed`, as
+ * `file: ['a', 'b']` lines. A table holds rows, never such a list, so a list is a copy that goes stale.
+ */
+export function handWrittenLists(files: ReadonlyMap<string, string>, names: ReadonlySet<string>, allowed: Readonly<Record<string, string>> = {}): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    if (file in allowed) continue;
+    for (const m of codeOf(text).matchAll(STRING_LIST)) {
+      const items = [...m[1]!.matchAll(/'([^']*)'|"([^"]*)"/g)].map((i) => i[1] ?? i[2]!);
+      if (items.filter((i) => names.has(i)).length >= 2) out.push(`${file}: ${m[0]}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Output formats chosen outside their tables: an `-o` flag declared by hand (only outputFlag builds one, from a
+ * table) or a branch on the format's name (`format === 'markdown'`), as `file: what` lines.
+ */
+export function formatsOutsideTables(files: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    const code = codeOf(text);
+    if (file !== 'plugin/output/output-format.ts' && /\bshort:\s*['"]o['"]/.test(code)) out.push(`${file}: an -o flag by hand`);
+    if (/\b(?:format|values\.output)\s*[!=]==?\s*['"]/.test(code)) out.push(`${file}: a branch on a format's name`);
+  }
+  return out;
+}
+
+/** Command names compared by hand (`c.name === 'fn'`), as `file: what` lines. */
+export function commandNamesCompared(files: ReadonlyMap<string, string>, names: ReadonlySet<string>): string[] {
+  return [...files].flatMap(([file, text]) => [...codeOf(text).matchAll(/\.name\s*[!=]==?\s*['"]([^'"]+)['"]/g)].filter((m) => names.has(m[1]!)).map((m) => `${file}: ${m[0]}`));
+}
+
+const pluginGraph = new Map([...graph].filter(([file]) => file.startsWith('plugin/')));
+const pluginFiles = new Map([...pluginGraph.keys()].map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));
+
+test('plugin/ has no import cycle, counting type and lazy imports', () => {
+  assert.ok(pluginGraph.size > 50, 'the plugin files were read');
+  const cycle = findCycle(pluginGraph);
+  assert.is(cycle, undefined, `import cycle: ${cycle?.join(' -> ')}`);
+});
+
+test('plugin/ reads the environment only in settings/ (and where ENV_READERS says why)', () => {
+  assert.equal(envReadsOutsideSettings(pluginFiles), []);
+  for (const file of Object.keys(ENV_READERS)) assert.ok(ENV_READ.test(codeOf(pluginFiles.get(file) ?? '')), `${file} no longer reads the environment: drop its exception`);
+});
+
+test('plugin/ names its commands only in their records (commands/index.ts)', () => {
+  assert.ok(COMMAND_NAMES.size >= 8, 'the records were read');
+  assert.equal(handWrittenLists(pluginFiles, COMMAND_NAMES, { 'plugin/commands/index.ts': 'the records' }), []);
+  assert.equal(commandNamesCompared(pluginFiles, COMMAND_NAMES), []);
+});
+
+/** Lists of -o values plugin/ may hold outside a format table, each with the reason. */
+const FORMAT_LISTS_ALLOWED: Readonly<Record<string, string>> = {
+  'plugin/settings/settings-table.ts': "ROLLSTAMP_OUTPUT (yaml|json) is generate's setting, read from the environment Argo CD passes, not an -o flag",
+};
+
+test('plugin/ names its -o formats only in their tables: no hand-written list, flag or branch', async () => {
+  const values = new Set<string>();
+  for (const c of COMMANDS) for (const v of (await c.load()).flags.find((f) => f.name === 'output')?.values ?? []) values.add(v);
+  assert.ok(['text', 'json', 'markdown', 'yaml'].every((v) => values.has(v)), 'the -o values were read from the records');
+  assert.equal(handWrittenLists(pluginFiles, values, FORMAT_LISTS_ALLOWED), []);
+  assert.equal(formatsOutsideTables(pluginFiles), []);
+});
+
+test('the plugin rules fire on made-up files: a cycle through a lazy import, an environment read, hand-written lists, flags and branches', () => {
+  const lazy = new Map([
+    ['plugin/cli/a.ts', importsOf("const c = await import('../commands/c.ts');").map((s) => resolveImport('plugin/cli/a.ts', s))],
+    ['plugin/commands/c.ts', importsOf("import type { A } from '../cli/a.ts';").map((s) => resolveImport('plugin/commands/c.ts', s))],
+  ]);
+  assert.equal(findCycle(lazy), ['plugin/cli/a.ts', 'plugin/commands/c.ts', 'plugin/cli/a.ts']);
+  const made = new Map([
+    ['plugin/live/a.ts', 'const home = process.env.HOME;'],
+    ['plugin/live/b.ts', "const { env } = process;\nconst t = io.env['X'];"],
+    ['plugin/live/c.ts', '// process.env is read by settings/ only\nconst x = 1;'],
+    ['plugin/settings/d.ts', 'const e = io.env;'],
+    ['plugin/main.ts', 'const o = process.env.NODE_OPTIONS;'],
+  ]);
+  assert.equal(envReadsOutsideSettings(made), ['plugin/live/a.ts', 'plugin/live/b.ts']);
+  const lists = new Map([
+    ['plugin/commands/completion.ts', "const words = ['stamp', 'explain', 'diff'];\nconst shells = ['bash', 'zsh'];"],
+    ['plugin/output/x.ts', "const f = { values: ['text', 'markdown', 'json'] };\nconst one = ['json'];"],
+  ]);
+  assert.equal(handWrittenLists(lists, COMMAND_NAMES), ["plugin/commands/completion.ts: ['stamp', 'explain', 'diff']"]);
+  assert.equal(handWrittenLists(lists, new Set(['text', 'markdown', 'json'])), ["plugin/output/x.ts: ['text', 'markdown', 'json']"]);
+  assert.equal(handWrittenLists(lists, COMMAND_NAMES, { 'plugin/commands/completion.ts': 'made up' }), []);
+  const formats = new Map([
+    ['plugin/commands/graph.ts', "const F = [{ name: 'output', short: 'o', type: 'string' }];\nif (format === 'mermaid') draw();"],
+    ['plugin/commands/list.ts', "const out = values.output === 'json' ? a : b;"],
+    ['plugin/output/output-format.ts', "return { name: 'output', short: 'o' };"],
+  ]);
+  assert.equal(formatsOutsideTables(formats), ['plugin/commands/graph.ts: an -o flag by hand', "plugin/commands/graph.ts: a branch on a format's name", "plugin/commands/list.ts: a branch on a format's name"]);
+  assert.equal(commandNamesCompared(new Map([['plugin/x.ts', "if (c.name === 'fn' || f.name === 'output') {}"]]), COMMAND_NAMES), ["plugin/x.ts: .name === 'fn'"]);
 });
 
 test.run();

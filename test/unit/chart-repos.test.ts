@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkChartRepo, checkGeneratorConfig, checkKustomizationHelm } from '../../plugin/argocd/chart-repos.ts';
-import { InputError } from '../../plugin/errors.ts';
+import { InputError } from '../../plugin/process/errors.ts';
 
 const STRICT = { allowHttp: false };
 const HTTP = { allowHttp: true };

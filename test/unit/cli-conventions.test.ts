@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { closest, flagsHelp, parseFlags, type FlagSpec } from '../../plugin/flags.ts';
+import { closest, flagsHelp, parseFlags, type FlagSpec } from '../../plugin/cli/flags.ts';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
 
 const APP = `apiVersion: apps/v1

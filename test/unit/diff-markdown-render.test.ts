@@ -12,8 +12,8 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { printable, shownName, type StampDiff } from '../../function/index.ts';
-import { mdCode, renderMarkdown } from '../../plugin/diff-format.ts';
-import { renderAgentsMarkdown } from '../../plugin/kagent1x-format.ts';
+import { mdCode, renderMarkdown } from '../../plugin/output/diff-format.ts';
+import { renderAgentsMarkdown } from '../../plugin/output/kagent1x-format.ts';
 import { Rng } from '../property/support/generate.ts';
 import { runInProcess } from '../support/run-cli.ts';
 

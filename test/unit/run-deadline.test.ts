@@ -1,10 +1,10 @@
-// The run's deadline is one object (plugin/run-deadline.ts): the renderer's child, the live reads and the core
+// The run's deadline is one object (plugin/process/run-deadline.ts): the renderer's child, the live reads and the core
 // all ask the same `RunDeadline`, and its clock is injected, so a test moves time and counts the readings.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCommand } from '../../plugin/exec.ts';
-import { liveDeadlineMs } from '../../plugin/live-sources.ts';
-import { RunDeadline } from '../../plugin/run-deadline.ts';
+import { runCommand } from '../../plugin/process/exec.ts';
+import { liveDeadlineMs } from '../../plugin/live/live-sources.ts';
+import { RunDeadline } from '../../plugin/process/run-deadline.ts';
 import { readConfig, startStreamRun } from '../../function/index.ts';
 
 /** A clock a test sets by hand, counting how often it is read. */

@@ -1,4 +1,4 @@
-// A run reads its environment once (plugin/run-settings.ts): a Proxy env counts every read of every variable
+// A run reads its environment once (plugin/settings/run-settings.ts): a Proxy env counts every read of every variable
 // during one `stamp` and one `generate`, and each setting is parsed lazily, once, from what was read.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,10 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli } from '../../plugin/cli.ts';
-import type { Io } from '../../plugin/io.ts';
-import { positiveWholeEnv } from '../../plugin/settings.ts';
-import { resolveSetting, runSettings } from '../../plugin/run-settings.ts';
+import { runCli } from '../../plugin/cli/run-cli.ts';
+import type { Io } from '../../plugin/process/io.ts';
+import { positiveWholeEnv } from '../../plugin/settings/settings.ts';
+import { resolveSetting, runSettings } from '../../plugin/settings/run-settings.ts';
 
 const APP = `apiVersion: apps/v1
 kind: Deployment
@@ -114,7 +114,7 @@ test('a setting is parsed once per run: the same value, or the same error, each 
 
 test('plugin code reads the environment only through the run settings', () => {
   const plugin = join(dirname(fileURLToPath(import.meta.url)), '../../plugin');
-  const files = readdirSync(plugin, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && f !== 'run-settings.ts');
+  const files = readdirSync(plugin, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && f !== join('settings', 'run-settings.ts'));
   assert.ok(files.length > 20);
   const offenders = files.filter((f) => /\bio\.env\b/.test(readFileSync(join(plugin, f), 'utf8')));
   assert.equal(offenders, []);

@@ -1,4 +1,4 @@
-// The settings table (plugin/settings-table.ts) is the one declaration of every setting (#25): it agrees with
+// The settings table (plugin/settings/settings-table.ts) is the one declaration of every setting (#25): it agrees with
 // the functionConfig JSON Schema field for field, and the flags, their help, the Argo CD allowlist, the
 // operator-only refusal and generate's help are read from it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,10 +9,10 @@ import * as assert from 'uvu/assert';
 import { APP_SETTINGS, OPERATOR_ONLY } from '../../plugin/argocd/app-settings.ts';
 import { GENERATE_HELP } from '../../plugin/commands/generate.ts';
 import { STAMP_HELP } from '../../plugin/commands/stamp.ts';
-import { CONFIG_FLAGS } from '../../plugin/config-flags.ts';
+import { CONFIG_FLAGS } from '../../plugin/cli/config-flags.ts';
 import { REFRESH_HELP } from '../../plugin/commands/refresh/refresh.ts';
 import { REFRESH_FLAGS } from '../../plugin/commands/refresh/options.ts';
-import { argocdEnvOf, argocdParameterOf, SETTINGS } from '../../plugin/settings-table.ts';
+import { argocdEnvOf, argocdParameterOf, SETTINGS } from '../../plugin/settings/settings-table.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/rollstamp-config.schema.json', import.meta.url), 'utf8')) as {

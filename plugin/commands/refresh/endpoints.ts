@@ -2,7 +2,7 @@
 // probes and Prometheus. GET only, no request body read, nothing from any object in an answer.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../../errors.ts';
+import { UsageError } from '../../process/errors.ts';
 
 export interface Probes {
   /** Why it is not ready (waiting for the first lists …), or undefined when it is. */

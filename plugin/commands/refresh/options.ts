@@ -1,10 +1,10 @@
-// `rollstamp refresh`: its flags (rows of plugin/settings-table.ts marked `command: 'refresh'`, with the kubeconfig,
+// `rollstamp refresh`: its flags (rows of plugin/settings/settings-table.ts marked `command: 'refresh'`, with the kubeconfig,
 // context and hash key file rows the other commands share), parsed and checked into one options object.
-import { UsageError } from '../../errors.ts';
-import { parseFlags, type FlagSpec, type FlagValues } from '../../flags.ts';
-import type { Io } from '../../io.ts';
-import { loadHashKey } from '../../settings.ts';
-import { setting, SETTINGS, type SettingDeclaration } from '../../settings-table.ts';
+import { UsageError } from '../../process/errors.ts';
+import { parseFlags, type FlagSpec, type FlagValues } from '../../cli/flags.ts';
+import type { Io } from '../../process/io.ts';
+import { loadHashKey } from '../../settings/settings.ts';
+import { setting, SETTINGS, type SettingDeclaration } from '../../settings/settings-table.ts';
 import { parseListen } from './endpoints.ts';
 import type { WatchedType } from './slim.ts';
 

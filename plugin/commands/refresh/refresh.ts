@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import { InputError } from '../../errors.ts';
-import { flagsHelp } from '../../flags.ts';
-import type { Io } from '../../io.ts';
+import { InputError } from '../../process/errors.ts';
+import { flagsHelp } from '../../cli/flags.ts';
+import type { Io } from '../../process/io.ts';
 import { LiveReadError } from '../../live/live-error.ts';
 import { Api, ApiError } from './api.ts';
 import { Passes, type Caches } from './passes.ts';
@@ -17,9 +17,10 @@ import { LeaderElector } from './leader.ts';
 import { Metrics } from './metrics.ts';
 import { REFRESH_FLAGS, refreshOptions, type RefreshOptions } from './options.ts';
 import { line } from './report.ts';
-import { runEnv } from '../../run-settings.ts';
-import { credentialEnv } from '../../live-sources.ts';
+import { runEnv } from '../../settings/run-settings.ts';
+import { credentialEnv } from '../../live/live-sources.ts';
 import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimSource, type SlimWorkload } from './slim.ts';
+import type { CommandModule } from '../command.ts';
 
 /** A pass runs at least this often, changes or not. */
 const RESYNC_MS = 5 * 60_000;
@@ -214,3 +215,6 @@ function startLine(o: RefreshOptions, server: string, address: string | undefine
   const probes = address ? `; /healthz /readyz /metrics on ${address}` : '';
   return `watching secrets, configmaps, ${kinds} in ${where} and Applications in ${[o.argocdNamespace, ...o.applicationNamespaces].join(', ')} on ${server}; ${key}${o.leaderElect ? '; leader election on' : ''}${probes}`;
 }
+
+/** `rollstamp refresh` for the command list (commands/index.ts). */
+export const REFRESH_COMMAND: CommandModule = { help: REFRESH_HELP, flags: REFRESH_FLAGS, run: runRefresh };

@@ -2,10 +2,10 @@
 // checked before anything is read. Nothing here parses YAML.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { InputError } from './errors.ts';
-import type { Io } from './io.ts';
+import { InputError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
 import { checkLink } from './link-check.ts';
-import { decodeUtf8 } from '../function/index.ts';
+import { decodeUtf8 } from '../../function/index.ts';
 
 export interface InputFile {
   /** As shown in results: relative to the working directory, or `<stdin>`. */

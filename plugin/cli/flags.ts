@@ -1,7 +1,7 @@
 // Command-line flags: each command declares its flags once, in a table, and that table drives both parsing
 // (unknown flags with a suggestion, values checked against their allowed set) and the help text. Every
 // mistake is a UsageError (exit 2) on one line, as kubectl, helm and kustomize users expect.
-import { UsageError } from './errors.ts';
+import { UsageError } from '../process/errors.ts';
 
 /** One flag of a command. */
 export interface FlagSpec {

@@ -1,7 +1,7 @@
 // `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
-import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../function/index.ts';
+import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
 export type ExplainedSource = Omit<SourceReport, 'cls' | 'sources'> & { kind: string; sources?: ExplainedSource[] };
@@ -36,10 +36,16 @@ export function explanationOf(targets: readonly TargetReport[], results: readonl
   };
 }
 
-/** JSON (two-space indent) or YAML text of the report, ending in a newline. */
-export function formatExplanation(doc: Explanation, format: 'json' | 'yaml'): string {
-  // Names as printable text (#21): JSON escapes them (the same value), YAML shows them as `\uXXXX` text.
-  return format === 'json' ? `${printableJson(JSON.stringify(doc, null, 2))}\n` : stringify(printableData(doc), { lineWidth: 0, aliasDuplicateObjects: false });
+// Names as printable text (#21): JSON escapes them (the same value), YAML shows them as `\uXXXX` text.
+
+/** The report as JSON (two-space indent), ending in a newline. */
+export function explanationJson(doc: Explanation): string {
+  return `${printableJson(JSON.stringify(doc, null, 2))}\n`;
+}
+
+/** The report as YAML, ending in a newline. */
+export function explanationYaml(doc: Explanation): string {
+  return stringify(printableData(doc), { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 function explainTarget(t: TargetReport): ExplainedTarget {

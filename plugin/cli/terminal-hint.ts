@@ -1,7 +1,7 @@
 // A command that reads manifests from stdin, started at a terminal with nothing piped in, would wait for
 // typing or (as main.ts reads it) see no input at all: say what to do instead, on one line.
-import { UsageError } from './errors.ts';
-import type { Io } from './io.ts';
+import { UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
 
 const HINTS: Record<string, string> = {
   fn: 'rollstamp (= rollstamp fn) is a KRM function and reads a ResourceList on stdin, e.g. kpt fn eval DIR --exec rollstamp; to stamp files: rollstamp stamp manifests/',

@@ -1,11 +1,11 @@
 // CLI flags that set config fields (`stamp`, `explain`, `diff`), read from the settings table: it drives
 // parsing and help.
-import { InputError, UsageError } from './errors.ts';
+import { InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
-import type { Io } from './io.ts';
-import { configFrom, readConfigFile, readLimits } from './settings.ts';
-import { SETTINGS } from './settings-table.ts';
-import type { Config, RawSettings } from '../function/index.ts';
+import type { Io } from '../process/io.ts';
+import { configFrom, readConfigFile, readLimits } from '../settings/settings.ts';
+import { SETTINGS } from '../settings/settings-table.ts';
+import type { Config, RawSettings } from '../../function/index.ts';
 
 /** Config flags, in help order: `--config`, then every setting of the table (settings-table.ts) that has a flag. */
 export const CONFIG_FLAGS: readonly FlagSpec[] = [

@@ -1,7 +1,7 @@
 // `rollstamp explain` over kagent 1.x (#20, #35): every 1.x Agent's revision inputs (the chain to each, what a
 // change does, the consumed keys), what keeps it from compiling, and every ModelConfig's status.secretHash as
 // kagent 1.x will report it. Names, keys and kagent's own status hash only: no value, no digest of a single value.
-import { resourceId, type Kagent1xInput, type Kagent1xReport } from '../function/index.ts';
+import { resourceId, type Kagent1xInput, type Kagent1xReport } from '../../function/index.ts';
 import { documentPlace } from './document-place.ts';
 import { RECREATE_NOTE } from './kagent1x-format.ts';
 

@@ -3,14 +3,15 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InputError, UsageError } from './errors.ts';
-import type { Io } from './io.ts';
-import { decode, DEFAULT_MAX_INPUT_BYTES } from './read-inputs.ts';
+import { InputError, UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
+import { decode, DEFAULT_MAX_INPUT_BYTES } from '../inputs/read-inputs.ts';
 import { envOf } from './settings-table.ts';
-import configSchema from '../schemas/rollstamp-config.schema.json' with { type: 'json' };
-import { closest } from './flags.ts';
-import { type Config, type Deadline, findUnsafeNode, formatResult, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type ReadMode, type Result } from '../function/index.ts';
+import configSchema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
+import { closest } from '../cli/flags.ts';
+import { type Config, type Deadline, findUnsafeNode, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type ReadMode, type Result } from '../../function/index.ts';
 import { resolveSetting, runEnv } from './run-settings.ts';
+import { summarize } from '../output/result-lines.ts';
 
 /** Environment variable holding the HMAC key (its bytes as UTF-8). */
 export const HASH_KEY_ENV = envOf('hashKey');
@@ -197,18 +198,4 @@ export function suggestSetting(r: Result): Result {
   const m = /(?:^|\.)([^.\s]+): unknown setting$/.exec(r.message);
   const near = m ? closest(m[1]!, SETTING_NAMES) : undefined;
   return near ? { ...r, message: `${r.message}; did you mean ${near}?` } : r;
-}
-
-/** Each warning result as one `rollstamp: warning: …` line on stderr. */
-export function printWarnings(results: readonly Result[], io: Io): void {
-  for (const r of results) if (r.severity === 'warning') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
-}
-
-/** One line for a run that failed: the first error, how many more there are, and how to see them all. */
-export function summarize(results: readonly Result[]): string {
-  const errors = results.filter((r) => r.severity === 'error');
-  const first = errors[0] ?? results[0];
-  if (!first) return 'failed';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''}: rollstamp explain over the same input and flags lists them all)` : '';
-  return `${formatResult(first)}${more}`;
 }

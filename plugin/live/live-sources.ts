@@ -2,13 +2,13 @@
 // should supply, keeps those inside the tenant scope, reads them, and hands them back as `fetched`. The
 // Kubernetes client is imported only here and only when something must be read, so a run without live reads
 // never loads it.
-import { InputError, UsageError } from './errors.ts';
-import type { Io } from './io.ts';
-import { positiveWholeEnv } from './settings.ts';
-import { envOf, setting } from './settings-table.ts';
-import type { RunDeadline } from './run-deadline.ts';
-import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../function/index.ts';
-import { runEnv } from './run-settings.ts';
+import { InputError, UsageError } from '../process/errors.ts';
+import type { Io } from '../process/io.ts';
+import { positiveWholeEnv } from '../settings/settings.ts';
+import { envOf, setting } from '../settings/settings-table.ts';
+import type { RunDeadline } from '../process/run-deadline.ts';
+import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../../function/index.ts';
+import { runEnv } from '../settings/run-settings.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -89,7 +89,7 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
   if (inScope.length > maxReads) {
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
   }
-  const { readLive, LIVE_DEFAULTS } = await import('./live/reader.ts');
+  const { readLive, LIVE_DEFAULTS } = await import('./reader.ts');
   const deadlineMs = liveDeadlineMs(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadline);
   const requestTimeoutMs = secondsSetting(io, LIVE_TIMEOUT_ENV);
   const outcome = await readLive(inScope, {

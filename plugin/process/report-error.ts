@@ -10,7 +10,7 @@ import type { Io } from './io.ts';
  */
 export async function reportError(err: unknown, debug: boolean, io: Io): Promise<number> {
   // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
-  const { oneLine } = await import('../function/index.ts');
+  const { oneLine } = await import('../../function/index.ts');
   if (err instanceof RollstampError) {
     io.writeStderr(errorLine(oneLine(err.message)));
     return err.exitCode;

@@ -5,9 +5,9 @@
 // reads cannot pass Argo CD's own deadline unnoticed (#12). The clock is injectable so tests control it.
 import { DeadlineError } from './errors.ts';
 import type { Io } from './io.ts';
-import { positiveWholeEnv } from './settings.ts';
-import { envOf, setting } from './settings-table.ts';
-import type { Deadline } from '../function/index.ts';
+import { positiveWholeEnv } from '../settings/settings.ts';
+import { envOf, setting } from '../settings/settings-table.ts';
+import type { Deadline } from '../../function/index.ts';
 
 const RENDER_TIMEOUT_ENV = envOf('renderTimeoutSeconds');
 /** Default: 45 s, below Argo CD's 60 s repo-server deadline. */

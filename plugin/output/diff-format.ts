@@ -1,11 +1,8 @@
-// The three outputs of `rollstamp diff` (#16): an aligned text table, a Markdown table for a pull-request
-// comment, and JSON (schemas/stamp-diff.schema.json). They print names, keys and digests only; text and
-// Markdown show each name and key by shownName (Kubernetes' alphabet, else \uXXXX) and say why (#33), JSON
-// keeps the values, JSON-escaped.
-import { ESCAPED_NAME_NOTE, isShownOtherwise, type KeyChange, printable, printableJson, shownLabel, shownName, type SourceChange, type StampDiff, targetId, type TargetDiff, writtenTargetId } from '../function/index.ts';
-
-export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
-export type DiffFormat = (typeof DIFF_FORMATS)[number];
+// The stamp diff as `rollstamp diff -o` prints it (#16; the rows are output/diff-formats.ts): an aligned text
+// table, a Markdown table for a pull-request comment, and JSON (schemas/stamp-diff.schema.json). Names, keys and
+// digests only; text and Markdown show each name and key by shownName (Kubernetes' alphabet, else \uXXXX) and
+// say why (#33), JSON keeps the values, JSON-escaped.
+import { ESCAPED_NAME_NOTE, isShownOtherwise, type KeyChange, printable, printableJson, shownLabel, shownName, type SourceChange, type StampDiff, targetId, type TargetDiff, writtenTargetId } from '../../function/index.ts';
 
 /** One line that says how many targets roll, appear, disappear and may roll. */
 export function diffSummary(diff: StampDiff): string {

@@ -1,7 +1,7 @@
 // `rollstamp diff` over kagent 1.x (#20, #35): the Agents a change keeps from compiling, recompiles or applies
 // live, as an aligned text table, Markdown rows for a pull-request comment, and the `kagent` member of the JSON
 // document. Names and keys only: no value, no digest of one.
-import { type AgentDiff, type InputChange, type Kagent1xDiff, type Kagent1xFailure, type KeyChange, printable, resourceId } from '../function/index.ts';
+import { type AgentDiff, type InputChange, type Kagent1xDiff, type Kagent1xFailure, type KeyChange, printable, resourceId } from '../../function/index.ts';
 import { mdCode } from './diff-format.ts';
 
 /** Said once wherever 1.x Agents are previewed: what a recreation does, which manifests rarely show. */

@@ -4,7 +4,7 @@
 // run without live reads) fails nothing, as before; once, so each variable is read one time per run however
 // many parts of the run use it (renderer, live reads, the core's limits). Plugin code reads the environment
 // only through `runEnv` and `resolveSetting`; a unit test counts the reads through a Proxy env.
-import type { Io } from './io.ts';
+import type { Io } from '../process/io.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Resolved = { ok: true; value: unknown } | { ok: false; error: unknown };

@@ -2,7 +2,7 @@
 // inside the root at every step (Argo CD's rule, util/app/path/path.go CheckOutOfBoundsSymlinks).
 import { readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { InputError } from './errors.ts';
+import { InputError } from '../process/errors.ts';
 
 /**
  * A symlink's resolved path, if it stays inside `root` at every step: its target is relative, never climbs
