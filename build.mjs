@@ -77,7 +77,7 @@ const lazyBuiltins = {
 };
 
 /** Where the build leaves its metafile (esbuild's record of every output, its inputs and its imports). */
-const METAFILE = 'node_modules/.cache/rollstamp/metafile.json';
+const METAFILE = 'build/metafile.json';
 
 mkdirSync('dist', { recursive: true });
 // The chunks are ES modules named .js: this makes that true wherever dist/ is copied (node then parses each
@@ -108,7 +108,8 @@ const { metafile } = await build({
 });
 
 // The build's import graph, for test/e2e/startup-graph.test.ts (which chunks a run loads) and for anyone asking
-// why a chunk is there: kept beside the dependencies, not in dist/, which ships.
+// why a chunk is there: kept in this checkout's build/ (ignored by git), not in dist/, which ships, nor in
+// node_modules/, which a copy of the checkout may share.
 mkdirSync(dirname(METAFILE), { recursive: true });
 writeFileSync(METAFILE, JSON.stringify(metafile));
 

@@ -1,5 +1,5 @@
-// What a run loads (#37): the bundle's import graph, read from the build's metafile (build.mjs writes it beside
-// the dependencies), not from timing. A module that only some runs need is a chunk loaded by dynamic import:
+// What a run loads (#37): the bundle's import graph, read from the build's metafile (build.mjs writes it to
+// build/metafile.json), not from timing. A module that only some runs need is a chunk loaded by dynamic import:
 // `--version` loads no command and none of the core; `stamp` of a plain input loads neither the run's worker
 // nor the live reader and its Kubernetes client, nor the code of diff, explain, generate or refresh.
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { requireBundle, ROOT } from './helpers.ts';
 
-const METAFILE = join(ROOT, 'node_modules/.cache/rollstamp/metafile.json');
+const METAFILE = join(ROOT, 'build/metafile.json');
 
 interface Output {
   imports: { path: string; kind: string; external?: boolean }[];
