@@ -76,6 +76,9 @@ const lazyBuiltins = {
   },
 };
 
+/** Where the build leaves its metafile (esbuild's record of every output, its inputs and its imports). */
+const METAFILE = 'build/metafile.json';
+
 mkdirSync('dist', { recursive: true });
 // The chunks are ES modules named .js: this makes that true wherever dist/ is copied (node then parses each
 // file once, as a module, instead of first trying CommonJS).
@@ -103,6 +106,12 @@ const { metafile } = await build({
   logLevel: 'warning',
   metafile: true,
 });
+
+// The build's import graph, for test/e2e/startup-graph.test.ts (which chunks a run loads) and for anyone asking
+// why a chunk is there: kept in this checkout's build/ (ignored by git), not in dist/, which ships, nor in
+// node_modules/, which a copy of the checkout may share.
+mkdirSync(dirname(METAFILE), { recursive: true });
+writeFileSync(METAFILE, JSON.stringify(metafile));
 
 // Chunks of an earlier build must not ship. They are removed after the new files are written (not by emptying
 // dist/ first), so a run of dist/rollstamp.js meanwhile still finds every file it loads.

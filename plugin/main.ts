@@ -1,5 +1,7 @@
-// The process edge: the only file that touches `process`. The run itself happens in a worker thread
-// (run-worker.ts), and this thread only owns the process (#21):
+// The process edge: with run-in-process.ts, the only file that touches `process`. A run whose input passes the
+// size gate (run-gate.ts) happens on this thread (#37: no second Node for an ordinary render); `refresh`, larger
+// inputs and a render by kustomize or helm run in a worker thread (run-worker.ts), and this thread only owns the
+// process (#21):
 // - Out of heap: V8 aborts a process whose main thread reaches the heap limit, printing a native stack trace,
 //   and no JavaScript runs first. A worker that reaches its limit is stopped by Node instead
 //   (ERR_WORKER_OUT_OF_MEMORY), so here that is one line and exit 1, in every phase.
@@ -14,7 +16,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { isLongRunning, VERSION } from './cli/run-cli.ts';
+import pkg from '../package.json' with { type: 'json' };
 import { errorLine } from './process/errors.ts';
 
 /**
@@ -35,8 +37,25 @@ else {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
     throw err;
   });
-  if (isVersionOnly(process.argv.slice(2))) process.stdout.write(`rollstamp ${VERSION}\n`);
-  else supervise();
+  const argv = process.argv.slice(2);
+  // The command table (cli.ts) is loaded only by runs that use it: `--version` reads the package's version alone.
+  if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${pkg.version}\n`);
+  else {
+    const cli = await import('./cli/run-cli.ts');
+    if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
+    else await runHereOrInWorker(argv, cli.isLongRunning(argv));
+  }
+}
+
+/**
+ * #37: runs `argv` on this thread when its input passes the size gate (run-gate.ts); otherwise the run starts
+ * again in its worker, with the standard input already read.
+ */
+async function runHereOrInWorker(argv: readonly string[], longRunning: boolean): Promise<void> {
+  const { runInProcess } = await import('./run-in-process.ts');
+  const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
+  if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
+  supervise(longRunning, handover.stdin);
 }
 
 /**
@@ -48,7 +67,11 @@ function isVersionOnly(argv: readonly string[]): boolean {
   return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 }
 
-function supervise(): void {
+/**
+ * Runs the CLI in a worker thread. `longRunning`: the command runs until stopped (refresh; cli.ts's
+ * isLongRunning); `stdin`: standard input already read by a run on this thread.
+ */
+function supervise(longRunning: boolean, stdin?: Uint8Array): void {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
@@ -66,7 +89,7 @@ function supervise(): void {
     process.exit(143);
   };
   const send = (m: ToWorker, transfer: TransferListItem[] = []): void => worker.postMessage(m, transfer);
-  if (isLongRunning(start.argv)) {
+  if (longRunning) {
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) return;
@@ -98,7 +121,7 @@ function supervise(): void {
         break;
       case 'stdin':
         // Moved, not copied: at 50k objects a copy of the input is 23 MiB more at the peak.
-        void readStdin().then((bytes) => send({ kind: 'stdin', bytes }, ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []));
+        void (stdin ? Promise.resolve(stdin) : readStdin()).then((bytes) => send({ kind: 'stdin', bytes }, ownsBuffer(bytes) ? [bytes.buffer as ArrayBuffer] : []));
         break;
       case 'stdout':
         writing = true;

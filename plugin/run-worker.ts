@@ -3,9 +3,9 @@
 // groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
 import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
 import { runCli } from './cli/run-cli.ts';
-import { errorLine, RollstampError } from './process/errors.ts';
 import { onChild } from './process/exec.ts';
 import type { Io } from './process/io.ts';
+import { reportError } from './process/report-error.ts';
 
 const utf8 = new TextEncoder();
 
@@ -30,8 +30,7 @@ export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array 
 
 /**
  * Runs the CLI with `workerData` (a WorkerStart) and posts `done` with the exit status.
- * - A RollstampError is its one line and exit code; a parse-args error exit 2; anything else an internal
- *   error whose message is shown only with --debug (it could quote input).
+ * - An error ends the run as report-error.ts says: one line and its exit code.
  */
 export async function runWorker(): Promise<void> {
   const port = parentPort!;
@@ -78,21 +77,4 @@ export async function runWorker(): Promise<void> {
     exitCode = await reportError(err, start.argv.includes('--debug'), io);
   }
   post({ kind: 'done', exitCode });
-}
-
-async function reportError(err: unknown, debug: boolean, io: Io): Promise<number> {
-  // Loaded only here: the core is not compiled at start-up for commands that never reach it (--version, --help).
-  const { oneLine } = await import('../function/index.ts');
-  if (err instanceof RollstampError) {
-    io.writeStderr(errorLine(oneLine(err.message)));
-    return err.exitCode;
-  }
-  if (((err as { code?: string })?.code ?? '').startsWith('ERR_PARSE_ARGS')) {
-    io.writeStderr(errorLine(`${oneLine((err as Error).message)}; see --help`));
-    return 2;
-  }
-  // An unexpected error is a bug; its message could quote input, so it is shown only with --debug.
-  io.writeStderr(errorLine(`internal error (${(err as Error)?.name ?? 'unknown'}); rerun with --debug for details`));
-  if (debug) io.writeStderr(`${(err as Error)?.stack ?? String(err)}\n`);
-  return 1;
 }

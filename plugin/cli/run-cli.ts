@@ -12,7 +12,7 @@ import { withRunSettings } from '../settings/run-settings.ts';
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', type: 'boolean', help: 'help for rollstamp or a command (rollstamp stamp --help)' },
   { name: 'version', short: 'V', type: 'boolean', help: 'print the version (also: rollstamp version)' },
-  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, and each phase of a run as it starts' },
+  { name: 'debug', type: 'boolean', help: 'print a stack trace for internal errors, each phase of a run as it starts, and\nwhether the run is on the main thread or in a worker (docs/performance.md)' },
 ];
 
 // Docs: the README of the installed package by its path (npm puts README.md beside dist/; the image copies it to
@@ -44,6 +44,12 @@ export const VERSION: string = pkg.version;
 export function isLongRunning(argv: readonly string[]): boolean {
   const args = argv.filter((a) => a !== '--debug');
   return findCommand(args[0] ?? '')?.longRunning === true && !args.includes('--help') && !args.includes('-h');
+}
+
+/** Whether `argv` runs a command that always has its worker thread (its record says `worker`), help aside. */
+export function runsInWorker(argv: readonly string[]): boolean {
+  const args = argv.filter((a) => a !== '--debug');
+  return findCommand(args[0] ?? '')?.worker === true && !args.includes('--help') && !args.includes('-h');
 }
 
 /** Runs one invocation; returns the exit code. Throws RollstampError for usage and input problems. */

@@ -29,4 +29,14 @@ export interface CommandRecord {
   longRunning?: true;
   /** Its arguments are not file names (shell completion offers no files). Default: they are. */
   noFileArgs?: true;
+  /**
+   * Always runs in a worker thread, whatever the size of its input (#37): it runs until stopped, on a stream of
+   * watch events the size gate (run-gate.ts) cannot see. Default: the gate decides.
+   */
+  worker?: true;
+  /**
+   * Holds a row per selected key of each target (explain, diff), which grows to ROLLSTAMP_MAX_KEY_WORK from a
+   * small input: the size gate (run-gate.ts) leaves it more heap on the main thread. Default: it does not.
+   */
+  keyRows?: true;
 }

@@ -24,17 +24,20 @@ export const COMMANDS: readonly CommandRecord[] = [
     name: 'explain',
     summary: "show each target's sources, keys and digests (never values); -o json|yaml for machines",
     load: async () => (await import('./explain.ts')).EXPLAIN_COMMAND,
+    keyRows: true,
   },
   {
     name: 'diff',
     summary: 'compare two renders: which workloads roll, which sources and keys caused it',
     load: async () => (await import('./diff.ts')).DIFF_COMMAND,
+    keyRows: true,
   },
   {
     name: 'refresh',
     summary: 'Argo CD: hard-refresh the Applications whose live Secrets or ConfigMaps changed',
     load: async () => (await import('./refresh/refresh.ts')).REFRESH_COMMAND,
     longRunning: true,
+    worker: true,
   },
   {
     name: 'version',

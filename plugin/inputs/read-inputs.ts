@@ -32,6 +32,7 @@ export async function readInputs(paths: readonly string[], io: Io, maxBytes: num
   const account = (path: string, size: number): void => {
     total += size;
     if (total > maxBytes) throw new InputError(`${path}: input exceeds the limit of ${maxBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+    io.admit?.(size);
   };
   const list = paths.length === 0 ? ['-'] : paths;
   if (list.filter((p) => p === '-').length > 1) throw new InputError('standard input (-) can be read only once');

@@ -21,4 +21,10 @@ export interface Io {
    * and returns its exit status. Other commands are ended by main.ts without it. Default: never aborted.
    */
   signal?: AbortSignal;
+  /**
+   * Called by the read stage with each input's size (bytes) before it is parsed. A run on the process's own
+   * thread (run-in-process.ts) throws from here when the input read so far is too large for that thread, and the
+   * run starts again in a worker (#37). Default: absent (every input is admitted).
+   */
+  admit?(bytes: number): void;
 }

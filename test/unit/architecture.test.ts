@@ -275,6 +275,7 @@ export function codeOf(text: string): string {
  */
 const ENV_READERS: Readonly<Record<string, string>> = {
   'plugin/main.ts': 'the process edge: it hands the whole environment to the worker (whose settings/ reads it) and reads NODE_OPTIONS for the worker heap limit, as node does',
+  'plugin/run-in-process.ts': 'the process edge on the main thread (#37): it hands the whole environment to a run there, as main.ts hands it to the worker (settings/ reads it)',
 };
 
 /** `process.env`, `io.env` or `process['env']`, or `{ env } = process`. */

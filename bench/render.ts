@@ -1,0 +1,161 @@
+// `npm run bench:render`: what one render costs over node itself (#37), the cost an Argo CD app or a kpt
+// pipeline pays on every run. Whole processes on the synthetic bundle at 3 and 300 objects, interleaved with the
+// floor (a node process that reads stdin and writes it back), and the targets printed with PASS or MISS:
+// - a 3-object render ≤ 1.25 × the floor and a 300-object render ≤ 1.6 × the floor, in CPU time (user +
+//   system, all threads) and, where valgrind is installed, in instructions of the whole process (callgrind:
+//   repeatable on a loaded machine; --no-instructions leaves them out, they take about 15 s a run);
+// - a 300-object render's peak RSS ≤ 64 MiB;
+// - `rollstamp --version` within `node -e 0` + 10 ms of wall time.
+// `--rounds N` (default 15; instructions: `--instruction-rounds N`, default 3), `--json FILE`, `--bundle FILE`.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { asResourceList, asStream, bundleDocuments } from './generate-bundle.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, 'instruction-rounds': { type: 'string', default: '3' }, 'no-instructions': { type: 'boolean', default: false }, json: { type: 'string' }, bundle: { type: 'string' } } });
+const BUNDLE = values.bundle ?? join(ROOT, 'dist/rollstamp.js');
+const FLOOR = join(ROOT, 'bench/floor.mjs');
+const rounds = Number(values.rounds);
+const instructionRounds = Number(values['instruction-rounds']);
+const withInstructions = !values['no-instructions'] && spawnSync('valgrind', ['--version']).status === 0;
+const work = mkdtempSync(join(tmpdir(), 'rollstamp-render-bench-'));
+
+// The targets of #37, on this machine kind.
+const RATIO_TARGETS: Record<number, number> = { 3: 1.25, 300: 1.6 };
+const RSS_TARGET_MIB = 64;
+const RSS_SIZE = 300;
+const STARTUP_TARGET_MS = 10;
+
+interface Case {
+  name: string;
+  argv: string[];
+  stdin?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** The case this one is divided by. */
+  floor?: string;
+  size?: number;
+}
+interface Sample {
+  wallMs: number;
+  cpuSeconds: number;
+  rssMiB: number;
+}
+
+/** One process, spawned alike for every case, with its CPU time and peak RSS from bench/rss.cjs. */
+function run(c: Case): Sample {
+  const rssFile = join(work, 'rss');
+  rmSync(rssFile, { force: true });
+  const start = performance.now();
+  const r = spawnSync(process.execPath, ['--require', join(ROOT, 'bench/rss.cjs'), ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...c.env, BENCH_RSS_FILE: rssFile } });
+  const wallMs = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${c.name} failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(0, 300)}`);
+  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpu: number };
+  return { wallMs, cpuSeconds: usage.cpu / 1e6, rssMiB: usage.maxRSS / 1024 };
+}
+
+/** Instructions executed by the whole process, every thread, counted by callgrind. */
+function instructions(c: Case): number {
+  const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...c.env }, maxBuffer: 2 ** 28 });
+  const m = /Collected : (\d+)/.exec(r.stderr.toString());
+  if (r.status !== 0 || !m) throw new Error(`${c.name} under callgrind failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(-300)}`);
+  return Number(m[1]);
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+const cases: Case[] = [{ name: 'node -e 0', argv: ['-e', '0'] }, { name: 'rollstamp --version', argv: [BUNDLE, '--version'] }];
+for (const size of [3, 300]) {
+  const docs = bundleDocuments(size);
+  const stream = join(work, `stream-${size}.yaml`);
+  const rl = join(work, `rl-${size}.yaml`);
+  const app = mkdtempSync(join(work, `app-${size}-`));
+  writeFileSync(stream, asStream(docs));
+  writeFileSync(rl, asResourceList(docs));
+  writeFileSync(join(app, 'all.yaml'), asStream(docs));
+  const floor = `floor (${size})`;
+  cases.push(
+    { name: floor, argv: [FLOOR], stdin: stream, size },
+    { name: `rollstamp stamp - (${size})`, argv: [BUNDLE, 'stamp', '-'], stdin: stream, floor, size },
+    { name: `rollstamp fn (${size})`, argv: [BUNDLE, 'fn'], stdin: rl, floor, size },
+    // generate as the Argo CD plugin runs it on a plain directory (a kustomize or helm render keeps its worker).
+    { name: `rollstamp generate (${size})`, argv: [BUNDLE, 'generate'], cwd: app, env: { ARGOCD_APP_NAME: 'bench', ARGOCD_APP_NAMESPACE: 'team-0' }, floor, size },
+  );
+}
+const targeted = (c: Case): boolean => c.floor !== undefined;
+
+const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+for (let r = 0; r < rounds; r++) for (const c of cases) samples.get(c.name)!.push(run(c)); // interleaved
+const counted = new Map<string, number[]>();
+if (withInstructions) {
+  const measured = cases.filter((c) => c.size !== undefined);
+  for (let r = 0; r < instructionRounds; r++) for (const c of measured) counted.set(c.name, [...(counted.get(c.name) ?? []), instructions(c)]);
+}
+
+interface Row {
+  name: string;
+  cpuSeconds: number;
+  cpuRatio?: number;
+  wallMs: number;
+  rssMiB: number;
+  instructions?: number;
+  instructionRatio?: number;
+}
+const rows: Row[] = cases.map((c) => {
+  const s = samples.get(c.name)!;
+  const cpu = median(s.map((x) => x.cpuSeconds));
+  const ins = counted.get(c.name);
+  const row: Row = { name: c.name, cpuSeconds: cpu, wallMs: median(s.map((x) => x.wallMs)), rssMiB: Math.max(...s.map((x) => x.rssMiB)), ...(ins ? { instructions: median(ins) } : {}) };
+  if (c.floor) {
+    row.cpuRatio = cpu / median(samples.get(c.floor)!.map((x) => x.cpuSeconds));
+    const floorIns = counted.get(c.floor);
+    if (ins && floorIns) row.instructionRatio = median(ins) / median(floorIns);
+  }
+  return row;
+});
+const row = (name: string): Row => rows.find((r) => r.name === name)!;
+
+interface Target {
+  what: string;
+  measured: string;
+  target: string;
+  verdict: 'PASS' | 'MISS';
+}
+const targets: Target[] = [];
+const verdict = (pass: boolean): Target['verdict'] => (pass ? 'PASS' : 'MISS');
+for (const c of cases.filter(targeted)) {
+  const r = row(c.name);
+  const limit = RATIO_TARGETS[c.size!]!;
+  targets.push({ what: `${c.name}: CPU ÷ floor`, measured: `${r.cpuRatio!.toFixed(2)} ×`, target: `≤ ${limit} ×`, verdict: verdict(r.cpuRatio! <= limit) });
+  if (r.instructionRatio !== undefined) targets.push({ what: `${c.name}: instructions ÷ floor`, measured: `${r.instructionRatio.toFixed(2)} ×`, target: `≤ ${limit} ×`, verdict: verdict(r.instructionRatio <= limit) });
+  if (c.size === RSS_SIZE) targets.push({ what: `${c.name}: peak RSS`, measured: `${r.rssMiB.toFixed(1)} MiB`, target: `≤ ${RSS_TARGET_MIB} MiB`, verdict: verdict(r.rssMiB <= RSS_TARGET_MIB) });
+}
+const startupMs = row('rollstamp --version').wallMs - row('node -e 0').wallMs;
+targets.push({ what: 'rollstamp --version: wall − node -e 0', measured: `${startupMs >= 0 ? '+' : ''}${startupMs.toFixed(1)} ms`, target: `≤ +${STARTUP_TARGET_MS} ms`, verdict: verdict(startupMs <= STARTUP_TARGET_MS) });
+
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
+const fmt = (n: number | undefined, digits = 2): string => (n === undefined ? '—' : n.toFixed(digits));
+const lines = [
+  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
+  '',
+  '| case | CPU s | CPU × floor | M instructions | instructions × floor | wall ms | peak RSS MiB |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${fmt(r.cpuSeconds, 3)} | ${fmt(r.cpuRatio)} | ${r.instructions === undefined ? '—' : (r.instructions / 1e6).toFixed(0)} | ${fmt(r.instructionRatio)} | ${r.wallMs.toFixed(0)} | ${r.rssMiB.toFixed(1)} |`),
+  '',
+  '| target | measured | goal | |',
+  '|---|---:|---|---|',
+  ...targets.map((t) => `| ${t.what} | ${t.measured} | ${t.target} | ${t.verdict} |`),
+  '',
+  `${targets.filter((t) => t.verdict === 'PASS').length} PASS, ${targets.filter((t) => t.verdict === 'MISS').length} MISS. generate renders a plain directory here; with kustomize or helm it keeps its worker thread.`,
+];
+console.log(lines.join('\n'));
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, rounds, instructionRounds: withInstructions ? instructionRounds : 0, rows, targets }, null, 2)}\n`);
+rmSync(work, { recursive: true, force: true });

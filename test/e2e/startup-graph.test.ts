@@ -1,0 +1,102 @@
+// What a run loads (#37): the bundle's import graph, read from the build's metafile (build.mjs writes it to
+// build/metafile.json), not from timing. A module that only some runs need is a chunk loaded by dynamic import:
+// `--version` loads no command and none of the core; `stamp` of a plain input loads neither the run's worker
+// nor the live reader and its Kubernetes client, nor the code of diff, explain, generate or refresh.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { requireBundle, ROOT } from '../support/tools.ts';
+
+const METAFILE = join(ROOT, 'build/metafile.json');
+
+interface Output {
+  imports: { path: string; kind: string; external?: boolean }[];
+  entryPoint?: string;
+  inputs: Record<string, { bytesInOutput: number }>;
+}
+
+function outputs(): Record<string, Output> {
+  requireBundle();
+  assert.ok(existsSync(METAFILE), `${METAFILE} is written with the bundle`);
+  return (JSON.parse(readFileSync(METAFILE, 'utf8')) as { outputs: Record<string, Output> }).outputs;
+}
+
+/** The chunks `from` loads before any of its code runs: itself and its static imports, transitively. */
+function staticClosure(all: Record<string, Output>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [from];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const i of all[file]!.imports) if (!i.external && i.kind === 'import-statement') todo.push(i.path);
+  }
+  return seen;
+}
+
+/** The chunk whose entry point (a module loaded by dynamic import) is `source`. */
+function chunkOf(all: Record<string, Output>, source: string): string {
+  const found = Object.keys(all).find((f) => all[f]!.entryPoint === source);
+  assert.ok(found, `${source} is a chunk of its own`);
+  return found!;
+}
+
+/** The source files bundled into `chunks`. */
+const sourcesOf = (all: Record<string, Output>, chunks: Iterable<string>): string[] => [...chunks].flatMap((c) => Object.keys(all[c]!.inputs));
+
+/** Every source file in the bundle that matches `pattern`: the modules a graph must not hold are really bundled. */
+function bundled(all: Record<string, Output>, pattern: RegExp): string[] {
+  const found = sourcesOf(all, Object.keys(all).filter((f) => f.endsWith('.js'))).filter((s) => pattern.test(s));
+  assert.ok(found.length > 0, `the bundle holds ${pattern}`);
+  return found;
+}
+
+const NOT_FOR_STAMP = [
+  /^node_modules\/@kubernetes\/client-node\//,
+  // live-sources.ts decides which sources a run reads live, and loads the reader (client-node with it) only then.
+  /^plugin\/live\/(?!live-sources\.ts$)/,
+  /^plugin\/run-worker\.ts$/,
+  /^plugin\/output\/(diff-format|diff-formats|kagent1x-format|kagent1x-explain|explain-document|explain-formats|explain-text)\.ts$/,
+  /^plugin\/commands\/(diff|explain|generate|refresh\/.*)\.ts$/,
+  /^plugin\/argocd\//,
+];
+
+test('--version loads neither the command table nor a command nor the core nor the yaml library (#37)', () => {
+  const all = outputs();
+  const entry = 'dist/rollstamp.js';
+  const loaded = sourcesOf(all, staticClosure(all, entry));
+  for (const pattern of [/^node_modules\/yaml\//, /^function\//, /^plugin\/commands\//, /^plugin\/run-(in-process|worker)\.ts$/, /^plugin\/cli\//]) {
+    bundled(all, pattern);
+    assert.equal(loaded.filter((s) => pattern.test(s)), [], `--version loads ${pattern}`);
+  }
+});
+
+test('stamp of a plain input runs without the worker, the live reader and its Kubernetes client, and the code of other commands (#37)', () => {
+  const all = outputs();
+  // Every stamp loads the entry, the main-thread run and the stamp command; the live reader and the worker are
+  // dynamic imports made only by a run that reads the cluster, or whose input is over the size gate.
+  const graph = new Set([
+    ...staticClosure(all, 'dist/rollstamp.js'),
+    ...staticClosure(all, chunkOf(all, 'plugin/run-in-process.ts')),
+    ...staticClosure(all, chunkOf(all, 'plugin/commands/stamp.ts')),
+  ]);
+  const loaded = sourcesOf(all, graph);
+  assert.ok(loaded.includes('plugin/commands/stamp.ts') && loaded.includes('plugin/run-in-process.ts'), 'the graph was read');
+  for (const pattern of NOT_FOR_STAMP) {
+    bundled(all, pattern);
+    assert.equal(loaded.filter((s) => pattern.test(s)), [], `stamp loads ${pattern}`);
+  }
+});
+
+test('the live reader, the worker and each other command are chunks of their own, loaded on demand (#37)', () => {
+  const all = outputs();
+  for (const source of ['plugin/live/reader.ts', 'plugin/run-worker.ts', 'plugin/commands/diff.ts', 'plugin/commands/explain.ts', 'plugin/commands/generate.ts']) {
+    const chunk = chunkOf(all, source);
+    const loadedBy = Object.keys(all).filter((f) => all[f]!.imports.some((i) => i.path === chunk));
+    assert.ok(loadedBy.length > 0, `${source} is loaded by some chunk`);
+    for (const f of loadedBy) assert.ok(all[f]!.imports.filter((i) => i.path === chunk).every((i) => i.kind === 'dynamic-import'), `${f} imports ${source} statically`);
+  }
+});
+
+test.run();
