@@ -71,5 +71,5 @@ export async function stampFiles(files: readonly StreamInput[], settings: Plugin
   });
   io.trace?.('reading the cluster');
   const live = await readLiveSources(run, options.live ?? {}, io);
-  return run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
+  return run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}) });
 }

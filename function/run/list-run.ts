@@ -2,7 +2,7 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
@@ -21,7 +21,7 @@ export interface ListRunOptions {
   maxReferences?: number;
   /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
   maxKeyWork?: number;
-  /** The run's deadline, for the loop over items. Default: none. */
+  /** The run's deadline, given once: checked while reading the settings, planning and hashing. Default: none. */
   deadline?: Deadline;
   /** The operator's bounds on the functionConfig's `spec.kinds` (#33). Default: the core's. */
   limits?: ReadLimits;
@@ -56,22 +56,18 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
     settings: first.settings,
     needs: needsOf(first.plan),
     finish(inputs: FinishInputs = {}): RunOutcome {
-      const { fetched, versions, hashKey, deadline } = inputs;
-      let read: Planned = first;
-      for (const again of [(options.reader ?? DEFAULT_READ_MODE) !== 'full', false]) {
+      const { fetched, versions, hashKey } = inputs;
+      const { deadline } = options;
+      const readAgain = (options.reader ?? DEFAULT_READ_MODE) === 'full' ? [] : [(): Planned => readAndPlan(text, 'full', options, { config, settings: first.settings })];
+      return finishWithFallback<Planned>(first, readAgain, (read) => {
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
         const counts = planCounts(read.plan);
-        const objects = counts.objects;
         if (hasErrors(outcome.results)) return { ...outcome, output: '', ...counts };
-        const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, objects), outcome.changed);
-        if (output !== undefined) return { ...outcome, output, ...counts };
-        if (!again) break;
-        // A list the subset reader read is written by text edits only: read it again with the yaml library.
-        read = readAndPlan(text, 'full', options, { config, settings: first.settings });
-      }
-      throw new Error('internal: the ResourceList read in full could not be written');
+        const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
+        return output === undefined ? undefined : { ...outcome, output, ...counts };
+      }, 'the ResourceList');
     },
   };
 }
