@@ -1,11 +1,12 @@
 // Shared by `stamp`, `explain`, `generate` and `diff`: the settings the environment adds, the hash key, the
 // core's stream run started over the read streams, the live sources it needs, and the run finished.
 import { InputError } from './process/errors.ts';
-import type { Io } from './process/io.ts';
 import { readLiveSources, type LiveSettings } from './live/live-sources.ts';
 import { readInputs } from './inputs/read-inputs.ts';
-import { loadHashKey, maxInputBytes, readerSetting, withOperatorLimits } from './settings/settings.ts';
-import { type Config, type Deadline, type RunOutcome, startStreamRun, type StreamInput } from '../function/index.ts';
+import { loadHashKey, withOperatorLimits } from './settings/settings.ts';
+import type { PluginConfig } from './settings/plugin-config.ts';
+import { type Deadline, type RunOutcome, startStreamRun, type StreamInput } from '../function/index.ts';
+import type { RunIo } from './settings/run-settings.ts';
 
 /**
  * Zero objects in is an error unless allowed: `renderer | rollstamp stamp --check -` must not pass CI when
@@ -20,13 +21,13 @@ export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpt
 /** Reads plain multi-document inputs and stamps them. */
 export async function stampStreams(
   paths: readonly string[],
-  config: Config,
-  io: Io,
+  config: PluginConfig,
+  io: RunIo,
   live: LiveSettings = {},
   core: Pick<StampOptions, 'keyDetail' | 'kagentPreview' | 'write'> & { dropLocalConfigFromDirectories?: boolean } = {},
 ): Promise<RunOutcome> {
   const { dropLocalConfigFromDirectories, ...rest } = core;
-  const files = await readInputs(paths, io, maxInputBytes(io));
+  const files = await readInputs(paths, io, io.settings.maxInputBytes);
   // stamp: a directory's local-config documents are settings, not objects (#23).
   const inputs = dropLocalConfigFromDirectories ? files.map((f) => ({ ...f, dropLocalConfig: f.fromDirectory === true })) : files;
   return stampFiles(inputs, config, io, { ...rest, live });
@@ -53,13 +54,13 @@ export interface StampOptions {
  * Runs the core over already-read streams. Read errors come back as results, not throws.
  * - Streams are read fast (subset reader, document by document) unless `ROLLSTAMP_READER=full`.
  */
-export async function stampFiles(files: readonly StreamInput[], settings: Config, io: Io, options: StampOptions = {}): Promise<RunOutcome> {
-  const config = withOperatorLimits(settings, io);
+export async function stampFiles(files: readonly StreamInput[], settings: PluginConfig, io: RunIo, options: StampOptions = {}): Promise<RunOutcome> {
+  const config = withOperatorLimits(settings, io.settings);
   const hashKey = await loadHashKey(config, io);
   const { deadline } = options;
   const run = startStreamRun(files, {
     config,
-    reader: readerSetting(io),
+    ...(io.settings.reader ? { reader: io.settings.reader } : {}),
     ...(options.dropLocalConfig ? { dropLocalConfig: true } : {}),
     ...(options.keyDetail ? { keyDetail: true } : {}),
     ...(options.keyDigests ? { keyDigests: true } : {}),
@@ -70,5 +71,5 @@ export async function stampFiles(files: readonly StreamInput[], settings: Config
   });
   io.trace?.('reading the cluster');
   const live = await readLiveSources(run, options.live ?? {}, io);
-  return run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}), ...(deadline ? { deadline } : {}) });
+  return run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}) });
 }

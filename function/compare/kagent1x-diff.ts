@@ -3,10 +3,10 @@
 // only see a credential the egress gateway reads live (`applies-live`), with the chain to each changed input and
 // the consumed keys that changed. Names and keys only.
 import { fingerprintsOf } from '../hash/kagent1x-preview.ts';
-import { byteOrder } from '../model/order.ts';
 import type { Kagent1xAgent, Kagent1xEffect, Kagent1xFailure, Kagent1xInput } from '../model/kagent1x.ts';
 import type { ResourceRef } from '../model/results.ts';
-import { identityOf, type KeyChange, type SourceChangeKind } from './stamp-diff.ts';
+import type { KeyChange, SourceChangeKind } from './stamp-diff.ts';
+import { diffKeyMaps, identityOf, matchById } from './match-identity.ts';
 
 /** How an Agent differs: it will not compile, a new revision, a live credential only, only in NEW or only in OLD. */
 export type AgentChange = 'will-not-compile' | 'recompiles' | 'applies-live' | 'appears' | 'disappears';
@@ -58,12 +58,8 @@ const OBJECT_KINDS: ReadonlySet<string> = new Set(['Agent', 'AgentTemplate', 'Ha
  * - Nothing: a key no Agent consumes, metadata, binaryData, a reformatted output schema.
  */
 export function diffKagent1x(oldAgents: readonly Kagent1xAgent[], newAgents: readonly Kagent1xAgent[]): Kagent1xDiff {
-  const olds = byIdentity(oldAgents);
-  const news = byIdentity(newAgents);
   const agents: AgentDiff[] = [];
-  for (const id of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
-    const o = olds.get(id);
-    const n = news.get(id);
+  for (const { old: o, new: n } of matchById(oldAgents, newAgents, agentId, 'first')) {
     if (o && n) {
       const inputs = diffInputs(o.inputs, n.inputs);
       const failures = [...n.failures, ...removals(o.inputs, n.inputs)];
@@ -78,15 +74,8 @@ export function diffKagent1x(oldAgents: readonly Kagent1xAgent[], newAgents: rea
   return { agents, summary };
 }
 
-function byIdentity(agents: readonly Kagent1xAgent[]): Map<string, Kagent1xAgent> {
-  const out = new Map<string, Kagent1xAgent>();
-  for (const a of agents) {
-    // kagent.dev/v1alpha3 (the pre-releases) and api.kagent.dev name the same Agent across a migration.
-    const id = identityOf(a.resourceRef, (group) => (group === 'kagent.dev' ? 'api.kagent.dev' : group));
-    if (!out.has(id)) out.set(id, a);
-  }
-  return out;
-}
+// kagent.dev/v1alpha3 (the pre-releases) and api.kagent.dev name the same Agent across a migration.
+const agentId = (a: Kagent1xAgent): string => identityOf(a.resourceRef, (group) => (group === 'kagent.dev' ? 'api.kagent.dev' : group));
 
 const inputId = (i: Kagent1xInput): string => `${i.chain.join(' › ')}|${i.effect}|${i.field}`;
 const failureId = (f: Kagent1xFailure): string => `${f.code}|${f.chain.join(' › ')}|${f.field}|${f.reason}`;
@@ -106,18 +95,14 @@ function removals(oldInputs: readonly Kagent1xInput[], newInputs: readonly Kagen
 }
 
 function diffInputs(oldInputs: readonly Kagent1xInput[], newInputs: readonly Kagent1xInput[]): InputChange[] {
-  const olds = new Map(oldInputs.map((i) => [inputId(i), i]));
-  const news = new Map(newInputs.map((i) => [inputId(i), i]));
   const out: InputChange[] = [];
-  for (const id of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
-    const o = olds.get(id);
-    const n = news.get(id);
+  for (const { old: o, new: n } of matchById(oldInputs, newInputs, inputId, 'last')) {
     const some = (n ?? o)!;
     const base = { chain: some.chain, kind: some.kind, namespace: some.namespace, name: some.name, effect: some.effect };
     if (o && n) {
       const po = fingerprintsOf(o);
       const pn = fingerprintsOf(n);
-      const keys = diffKeys(po.keys, pn.keys);
+      const keys = diffKeyMaps(po.keys, pn.keys);
       const wholeChanged = po.whole !== pn.whole;
       // A UID is known only where the render carries one; one appearing or going is not a recreation.
       const recreated = po.uid !== undefined && pn.uid !== undefined && po.uid !== '' && pn.uid !== '' && po.uid !== pn.uid;
@@ -131,14 +116,3 @@ function diffInputs(oldInputs: readonly Kagent1xInput[], newInputs: readonly Kag
   return out;
 }
 
-function diffKeys(olds: ReadonlyMap<string, string>, news: ReadonlyMap<string, string>): KeyChange[] {
-  const out: KeyChange[] = [];
-  for (const key of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
-    const o = olds.get(key);
-    const n = news.get(key);
-    if (o !== undefined && n !== undefined) {
-      if (o !== n) out.push({ key, change: 'changed' });
-    } else out.push({ key, change: n !== undefined ? 'added' : 'removed' });
-  }
-  return out;
-}

@@ -2,10 +2,9 @@
 // Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value. Where the renders
 // hide what a target uses (values masked as Argo CD's API shows them, or a source neither render holds), the
 // stamps the renders already carry decide (#38).
-import type { ResourceRef } from '../model/results.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
 import type { Rollout } from '../model/workload-row.ts';
-import { byteOrder } from '../model/order.ts';
+import { diffKeyMaps, identityOf, matchById } from './match-identity.ts';
 import { hiddenSources, isCleared, isMasked, stampsOf, unchangedSelections, withHidden, type Unchanged } from './hidden-sources.ts';
 import type { KeyChange, SourceChange, SourceChangeKind, StampDiff, TargetDiff } from './stamp-diff-model.ts';
 
@@ -23,14 +22,11 @@ export type { KeyChange, SourceChange, SourceChangeKind, StampDiff, TargetChange
  *   render has no stamp, it `may-roll`.
  */
 export function diffStamps(oldTargets: readonly TargetReport[], newTargets: readonly TargetReport[]): StampDiff {
-  const olds = byIdentity(oldTargets);
-  const news = byIdentity(newTargets);
-  const ids = [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder);
-  const unchanged = unchangedSelections(ids.flatMap((id) => (olds.has(id) && news.has(id) ? [[olds.get(id)!, news.get(id)!] as const] : [])));
+  // The core accepts an object twice (kubectl applies both, the last wins): copies are matched in order.
+  const pairs = matchById(oldTargets, newTargets, targetId, 'in-order');
+  const unchanged = unchangedSelections(pairs.flatMap((p) => (p.old && p.new ? [[p.old, p.new] as const] : [])));
   const out: TargetDiff[] = [];
-  for (const id of ids) {
-    const o = olds.get(id);
-    const n = news.get(id);
+  for (const { old: o, new: n } of pairs) {
     if (o && n) {
       const diff = diffPair(o, n, unchanged);
       if (diff) out.push(diff);
@@ -66,38 +62,14 @@ function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): Targe
 const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
 const componentOf = (t: TargetReport): { component?: string } => (t.component ? { component: t.component } : {});
 
-/**
- * An object's identity across two renders: group, kind, namespace and name, without the version (a new API
- * version of the same object is the same object). `sameGroup` maps a group to the one it stands for.
- */
-export function identityOf(ref: ResourceRef, sameGroup: (group: string) => string = (g) => g): string {
-  const { apiVersion, kind, namespace, name } = ref;
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  return `${sameGroup(group)}/${kind}/${namespace ?? ''}/${name}`;
-}
-
-function byIdentity(targets: readonly TargetReport[]): Map<string, TargetReport> {
-  const out = new Map<string, TargetReport>();
-  for (const t of targets) {
-    // One object's components are targets of their own (a VMCluster's vmselect and vmstorage).
-    const id = `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
-    // The core accepts an object twice (kubectl applies both, the last wins): match copies in order.
-    let copy = 1;
-    while (out.has(copy === 1 ? id : `${id}#${copy}`)) copy++;
-    out.set(copy === 1 ? id : `${id}#${copy}`, t);
-  }
-  return out;
-}
+/** A target's id: its identity, and its component when an object's components are targets of their own (a VMCluster's vmselect and vmstorage). */
+const targetId = (t: TargetReport): string => `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
 
 const sourceId = (s: SourceReport): string => `${s.cls}/${s.namespace}/${s.name}`;
 
 function diffSources(oldSources: readonly SourceReport[], newSources: readonly SourceReport[]): SourceChange[] {
-  const olds = new Map(oldSources.map((s) => [sourceId(s), s]));
-  const news = new Map(newSources.map((s) => [sourceId(s), s]));
   const out: SourceChange[] = [];
-  for (const id of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
-    const o = olds.get(id);
-    const n = news.get(id);
+  for (const { old: o, new: n } of matchById(oldSources, newSources, sourceId, 'last')) {
     const some = (n ?? o)!;
     const base = { kind: some.cls, namespace: some.namespace, name: some.name };
     const producedBy = n?.producedBy ?? o?.producedBy;
@@ -126,15 +98,6 @@ function presentKeys(s: SourceReport, change: SourceChangeKind): KeyChange[] {
 
 /** Keys of one source in both runs: present only in NEW → added, only in OLD → removed, both → by digest. */
 function diffKeys(o: SourceReport, n: SourceReport): KeyChange[] {
-  const olds = new Map(o.keys.filter((k) => k.present).map((k) => [k.key, k]));
-  const news = new Map(n.keys.filter((k) => k.present).map((k) => [k.key, k]));
-  const out: KeyChange[] = [];
-  for (const key of [...new Set([...olds.keys(), ...news.keys()])].sort(byteOrder)) {
-    const ok = olds.get(key);
-    const nk = news.get(key);
-    if (ok && nk) {
-      if (ok.digest !== nk.digest) out.push({ key, change: 'changed' });
-    } else out.push({ key, change: nk ? 'added' : 'removed' });
-  }
-  return out;
+  const present = (s: SourceReport): Map<string, string | undefined> => new Map(s.keys.filter((k) => k.present).map((k) => [k.key, k.digest]));
+  return diffKeyMaps(present(o), present(n));
 }

@@ -8,7 +8,7 @@ import { errorResult, type Result } from '../model/results.ts';
 import { kindLimitProblems, readKinds } from './kinds.ts';
 import { parseSelector } from './selector.ts';
 import { compileSchema } from './schema-validator.ts';
-import type { Config, LiveMode, OnMissing, ReadLimits, Selector } from '../model/config.ts';
+import { type Config, DEFAULT_MAX_REFERENCES, type LiveMode, type OnMissing, type ReadLimits, type Selector } from '../model/config.ts';
 
 export const DEFAULT_CONFIG: Config = {
   targets: 'opted-in',
@@ -19,13 +19,20 @@ export const DEFAULT_CONFIG: Config = {
   reloader: 'enabled',
   hashScheme: 'v1',
   live: 'never',
-  allowEmpty: false,
-  skipCrds: false,
-  maxReferences: 1000,
+  maxReferences: DEFAULT_MAX_REFERENCES,
 };
 
 /** The settings as given, before validation: values are whatever the input held. */
 export type RawSettings = Record<string, unknown>;
+
+/**
+ * Settings read and validated: what the core reads (`config`), and every setting as given (`settings`, overrides
+ * applied), which the schema has checked, for the settings only the plugin reads (hashKeyFile, the renderer's).
+ */
+export interface ReadConfig {
+  config: Config;
+  settings: Readonly<RawSettings>;
+}
 
 let validateSchema: ValidateFunction | undefined;
 
@@ -43,7 +50,7 @@ export function readConfig(
   origin = '',
   overrideLabels: Readonly<Record<string, string>> = {},
   limits: ReadLimits = {},
-): { config: Config } | { results: Result[] } {
+): ReadConfig | { results: Result[] } {
   const located = locateSettings(functionConfig);
   if ('error' in located) return { results: [errorResult('INVALID_CONFIG', `${origin === '' ? '' : `${origin}: `}${located.error}`)] };
   return readLocatedConfig(located, overrides, origin, overrideLabels, limits);
@@ -56,7 +63,7 @@ export function readLocatedConfig(
   origin = '',
   overrideLabels: Readonly<Record<string, string>> = {},
   limits: ReadLimits = {},
-): { config: Config } | { results: Result[] } {
+): ReadConfig | { results: Result[] } {
   const from = origin === '' ? '' : `${origin}: `;
   const settings: RawSettings = { ...located.settings, ...overrides };
   const where = (field: string): string =>
@@ -101,16 +108,11 @@ export function readLocatedConfig(
     reloader: (s.reloader as Config['reloader']) ?? DEFAULT_CONFIG.reloader,
     hashScheme: (s.hashScheme as Config['hashScheme']) ?? DEFAULT_CONFIG.hashScheme,
     live: (s.live as LiveMode) ?? DEFAULT_CONFIG.live,
-    allowEmpty: settings.allowEmpty === 'true' || settings.allowEmpty === true,
-    skipCrds: settings.skipCrds === 'true' || settings.skipCrds === true,
     maxReferences: DEFAULT_CONFIG.maxReferences,
   };
-  if (s.renderer !== undefined) config.renderer = s.renderer as NonNullable<Config['renderer']>;
-  if (s.valuesFiles !== undefined) config.valuesFiles = s.valuesFiles.split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (selector) config.selector = selector;
-  if (s.hashKeyFile !== undefined) config.hashKeyFile = s.hashKeyFile;
   if (kinds) config.kinds = kinds;
-  return { config };
+  return { config, settings };
 }
 
 /** The settings object of a functionConfig and the field that held it (`spec` or `data`). */

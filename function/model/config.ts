@@ -11,7 +11,10 @@ export type Selector = Requirement[];
 
 export type OnMissing = 'warn' | 'error' | 'ignore';
 
-/** Settings after validation, with defaults filled in. */
+/**
+ * The settings the core reads, after validation, with defaults filled in. Settings only the plugin reads
+ * (`hashKeyFile`, the renderer's) are validated with these but kept apart (config/config.ts `ReadConfig`).
+ */
 export interface Config {
   /** Default: `opted-in`. */
   targets: 'opted-in' | 'all';
@@ -23,8 +26,6 @@ export interface Config {
   onMissing: OnMissing;
   /** Default: `default`. */
   defaultNamespace: string;
-  /** Default: none (unkeyed SHA-256). Read by the plugin, never by the core. */
-  hashKeyFile?: string;
   /** kagent Agents and ModelConfigs are targets. Default: `enabled`. */
   kagent: 'enabled' | 'disabled';
   /**
@@ -36,17 +37,9 @@ export interface Config {
   hashScheme: 'v1' | 'kagent';
   /** Default: `never`. What the plugin reads from the cluster (the core only says what it would need). */
   live: LiveMode;
-  /** `rollstamp generate` only: renderer override. Default: detected. */
-  renderer?: 'kustomize' | 'helm' | 'directory';
-  /** `rollstamp generate` only: helm values files. Default: none. */
-  valuesFiles?: string[];
-  /** `rollstamp generate` only: an empty render succeeds. Default: false. */
-  allowEmpty: boolean;
-  /** `rollstamp generate` only, helm: leave the chart's `crds/` out (Argo CD's `helm.skipCrds`). Default: false. */
-  skipCrds: boolean;
   /**
    * Most references one target may name (pod spec, extra-dependency annotations, kagent fields together).
-   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: 1000.
+   * Operator-only: not a functionConfig setting; the plugin sets it from ROLLSTAMP_MAX_REFERENCES. Default: DEFAULT_MAX_REFERENCES.
    */
   maxReferences: number;
   /**
@@ -69,6 +62,8 @@ export interface Config {
 /** When the plugin reads the cluster: never; for what nothing in the bundle resolves; also over producers. */
 export type LiveMode = 'never' | 'missing' | 'always';
 
+/** Default of Config.maxReferences (ROLLSTAMP_MAX_REFERENCES). */
+export const DEFAULT_MAX_REFERENCES = 1000;
 /** Default of Config.maxKeyWork (ROLLSTAMP_MAX_KEY_WORK). */
 export const DEFAULT_MAX_KEY_WORK = 500_000;
 /** Default of ReadLimits.maxKinds (ROLLSTAMP_MAX_KINDS). */

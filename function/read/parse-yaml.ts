@@ -251,8 +251,12 @@ export function unprintableNodes(doc: Document, text: string, lines: LineCounter
 
 export { LineCounter };
 
+/** The readers a run may start with (ROLLSTAMP_READER's values; the core owns the choice and its default). */
+export const READ_MODES = ['fast', 'full'] as const;
 /** `fast`: the subset reader when the stream fits it, else the yaml library; `full`: the yaml library. */
-export type ReadMode = 'fast' | 'full';
+export type ReadMode = (typeof READ_MODES)[number];
+/** The reader a run starts with when none is named. */
+export const DEFAULT_READ_MODE: ReadMode = 'fast';
 
 /**
  * `%YAML 1.1` is refused: it changes what plain values mean (`yes`, `0755`), and a YAML 1.1 document cannot

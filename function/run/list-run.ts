@@ -2,14 +2,14 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
-import { readConfig } from '../config/config.ts';
+import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { type RawSettings, readConfig } from '../config/config.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { findUnsafeNode, toPlain } from '../model/nodes.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
-import type { ReadMode } from '../read/parse-yaml.ts';
+import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
 import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
@@ -21,7 +21,7 @@ export interface ListRunOptions {
   maxReferences?: number;
   /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
   maxKeyWork?: number;
-  /** The run's deadline, for the loop over items. Default: none. */
+  /** The run's deadline, given once: checked while reading the settings, planning and hashing. Default: none. */
   deadline?: Deadline;
   /** The operator's bounds on the functionConfig's `spec.kinds` (#33). Default: the core's. */
   limits?: ReadLimits;
@@ -33,7 +33,12 @@ export interface ListRunOptions {
  */
 export type Refusal = { results: Result[] } | { message: string };
 
-type Planned = { rl: ResourceList; plan: Plan } | { refused: Refusal };
+type Planned = { rl: ResourceList; plan: Plan; settings: Readonly<RawSettings> } | { refused: Refusal };
+
+/** A list's run, with every setting of its functionConfig as given (validated), for those only the plugin reads. */
+export interface ListRun extends Run {
+  readonly settings: Readonly<RawSettings>;
+}
 
 /**
  * Reads the ResourceList and plans it with the settings of its functionConfig.
@@ -42,30 +47,27 @@ type Planned = { rl: ResourceList; plan: Plan } | { refused: Refusal };
  * - `finish`: error results leave `output` empty; an empty list is not an error (KRM: a pipeline may filter
  *   every item out) and comes back with an info result saying nothing was stamped.
  */
-export function startListRun(text: string, options: ListRunOptions = {}): Run | { refused: Refusal } {
-  const first = readAndPlan(text, options.reader ?? 'fast', options);
+export function startListRun(text: string, options: ListRunOptions = {}): ListRun | { refused: Refusal } {
+  const first = readAndPlan(text, options.reader ?? DEFAULT_READ_MODE, options);
   if ('refused' in first) return first;
   const { config } = first.plan;
   return {
     config,
+    settings: first.settings,
     needs: needsOf(first.plan),
     finish(inputs: FinishInputs = {}): RunOutcome {
-      const { fetched, versions, hashKey, deadline } = inputs;
-      let read: Planned = first;
-      for (const again of [options.reader !== 'full', false]) {
+      const { fetched, versions, hashKey } = inputs;
+      const { deadline } = options;
+      const readAgain = (options.reader ?? DEFAULT_READ_MODE) === 'full' ? [] : [(): Planned => readAndPlan(text, 'full', options, { config, settings: first.settings })];
+      return finishWithFallback<Planned>(first, readAgain, (read) => {
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
         const counts = planCounts(read.plan);
-        const objects = counts.objects;
         if (hasErrors(outcome.results)) return { ...outcome, output: '', ...counts };
-        const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, objects), outcome.changed);
-        if (output !== undefined) return { ...outcome, output, ...counts };
-        if (!again) break;
-        // A list the subset reader read is written by text edits only: read it again with the yaml library.
-        read = readAndPlan(text, 'full', options, config);
-      }
-      throw new Error('internal: the ResourceList read in full could not be written');
+        const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
+        return output === undefined ? undefined : { ...outcome, output, ...counts };
+      }, 'the ResourceList');
     },
   };
 }
@@ -74,7 +76,7 @@ export function startListRun(text: string, options: ListRunOptions = {}): Run | 
  * The list read and planned: item by item in `fast` mode where it can be split, else whole. A plan that asks
  * for objects read before a target named them (Plan.replan) is made again, knowing them.
  */
-function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: Config, wanted?: readonly string[]): Planned {
+function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: ListSettings, wanted?: readonly string[]): Planned {
   const read = (mode === 'fast' ? planItemByItem(text, options, wanted) : undefined) ?? planWhole(text, mode, options, known, wanted);
   return 'plan' in read && read.plan.replan && !wanted ? readAndPlan(text, mode, options, known, read.plan.replan) : read;
 }
@@ -94,22 +96,25 @@ function planItemByItem(text: string, options: ListRunOptions, wanted?: readonly
   const results = list.read((items) => planner.add(items));
   if (results === false) return undefined;
   if (results.length > 0) return { refused: { results } };
-  return { rl: list.rl, plan: planner.finish() };
+  return { rl: list.rl, plan: planner.finish(), settings: settings.settings };
 }
 
 /** Reads the list whole, then plans it (with `known` settings when read again). */
-function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: Config, wanted?: readonly string[]): Planned {
+function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?: ListSettings, wanted?: readonly string[]): Planned {
   const parsed = parseResourceList(text, mode);
   if ('results' in parsed) return { refused: { results: parsed.results } };
-  const settings = known ? { config: known } : listConfig(parsed.rl.functionConfig, options);
+  const settings = known ?? listConfig(parsed.rl.functionConfig, options);
   if ('refused' in settings) return settings;
   const planner = startPlan(settings.config, options.deadline, wanted);
   planner.add(parsed.items);
-  return { rl: parsed.rl, plan: planner.finish() };
+  return { rl: parsed.rl, plan: planner.finish(), settings: settings.settings };
 }
 
+/** The settings a list's functionConfig gives: the core's config, and every setting as given. */
+type ListSettings = { config: Config; settings: Readonly<RawSettings> };
+
 /** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
-function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits, deadline }: ListRunOptions): { config: Config } | { refused: Refusal } {
+function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits, deadline }: ListRunOptions): ListSettings | { refused: Refusal } {
   let plain: unknown;
   if (functionConfig !== null && functionConfig !== undefined) {
     if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
@@ -117,7 +122,7 @@ function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits
   }
   const read = readConfig(plain, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
   if ('results' in read) return { refused: { results: read.results } };
-  return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) } };
+  return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) }, settings: read.settings };
 }
 
 /** KRM convention: an empty ResourceList is not an error; an info result says nothing was stamped. */

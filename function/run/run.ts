@@ -1,7 +1,6 @@
 // Run stage: what both runs (stream-run.ts, list-run.ts) give the plugin — a run started from the input's
 // text that names the live sources it still needs, and is finished with them into the output text.
 import type { Config } from '../model/config.ts';
-import type { Deadline } from '../model/deadline.ts';
 import type { FetchedSources, LiveVersions } from '../model/dependencies.ts';
 import type { LiveNeed, Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
@@ -15,8 +14,6 @@ export interface FinishInputs {
   versions?: LiveVersions;
   /** HMAC key; absent means plain SHA-256. */
   hashKey?: Uint8Array;
-  /** The run's deadline, for the loop over targets. Default: none. */
-  deadline?: Deadline;
 }
 
 /** A finished run: the core's outcome and the text to write. */
@@ -57,6 +54,25 @@ export function failedRun(config: Config, results: Result[]): Run {
 /** The outcome of a run whose input could not be read. */
 export function failedOutcome(results: Result[]): RunOutcome {
   return { results, targets: [], changed: new Map(), output: '', objects: 0, onlyKagent1x: false };
+}
+
+/**
+ * The fast→full fallback of both runs (stream-run.ts, list-run.ts), written once (#36): the input as first read
+ * is finished; when what that reading gave cannot be written (input the subset reader read is written by text
+ * edits only, and a stamp may need a new rendering), the input is read again by the next reader and finished.
+ * - `finishOne`: the outcome of one reading, or undefined when its stamps cannot be written from it.
+ * - `readAgain`: the readings still to try, in order (none when the run started with the yaml library).
+ * - None left and nothing written: a bug (`what` names the input in the message).
+ */
+export function finishWithFallback<R>(first: R, readAgain: readonly (() => R)[], finishOne: (reading: R) => RunOutcome | undefined, what: string): RunOutcome {
+  let reading = first;
+  for (const next of [...readAgain, undefined]) {
+    const outcome = finishOne(reading);
+    if (outcome !== undefined) return outcome;
+    if (next === undefined) break;
+    reading = next();
+  }
+  throw new Error(`internal: ${what} read in full could not be written`);
 }
 
 /** RunOutcome's `objects` and `onlyKagent1x`, from a plan. */

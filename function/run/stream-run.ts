@@ -2,12 +2,12 @@
 // (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
 // apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, failedRun, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, failedRun, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
 import type { Config } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
-import type { ReadMode } from '../read/parse-yaml.ts';
+import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
 import { streamDocuments } from '../read/stream-documents.ts';
 import { joinStreams } from '../write/join-streams.ts';
@@ -38,7 +38,7 @@ export interface StreamRunOptions {
    * it nothing is written, so nothing is read back and no stream is read again to be printed. Default: true.
    */
   write?: boolean;
-  /** The run's deadline, for the loop over items. Default: none. */
+  /** The run's deadline, given once: checked while reading, planning and hashing. Default: none. */
   deadline?: Deadline;
   /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
   trace?: (phase: string) => void;
@@ -54,29 +54,26 @@ type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
 export function startStreamRun(files: readonly StreamInput[], options: StreamRunOptions): Run {
   const { config } = options;
   const keep = (d: StreamDoc, file: StreamInput): boolean => !((options.dropLocalConfig || file.dropLocalConfig) && isLocalConfigDoc(d));
-  const modes: readonly ReadMode[] = options.reader === 'full' ? ['full'] : ['fast', 'full'];
+  const modes: readonly ReadMode[] = (options.reader ?? DEFAULT_READ_MODE) === 'full' ? ['full'] : ['fast', 'full'];
   const first = readAndPlan(files, keep, modes[0]!, options);
   if ('results' in first) return failedRun(config, first.results);
   return {
     config,
     needs: needsOf(first.plan),
     finish(inputs: FinishInputs = {}): RunOutcome {
-      let read: Planned = first;
-      for (const next of [...modes.slice(1), undefined]) {
+      const { fetched, versions, hashKey } = inputs;
+      const { deadline } = options;
+      // Read again with the yaml library, the streams give the same plan; the live sources are already read.
+      const readAgain = modes.slice(1).map((mode) => (): Planned => readAndPlan(files, keep, mode, options));
+      return finishWithFallback<Planned>(first, readAgain, (read) => {
         if ('results' in read) return failedOutcome(read.results);
-        const { fetched, versions, hashKey, deadline } = inputs;
         options.trace?.('hashing');
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         if (options.write === false) return { ...outcome, output: '', ...planCounts(read.plan) };
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
-        if (texts.every((t) => t !== undefined)) return { ...outcome, output: joinStreams(texts as string[]), ...planCounts(read.plan) };
-        if (next === undefined) break;
-        // Input the subset reader read is written by text edits only: a stamp that needs a new rendering
-        // reads the streams again with the yaml library (the same plan; the live sources already read).
-        read = readAndPlan(files, keep, next, options);
-      }
-      throw new Error('internal: streams read in full could not be written');
+        return texts.every((t) => t !== undefined) ? { ...outcome, output: joinStreams(texts as string[]), ...planCounts(read.plan) } : undefined;
+      }, 'streams');
     },
   };
 }

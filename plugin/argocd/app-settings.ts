@@ -4,15 +4,15 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DeadlineError, InputError, UsageError } from '../process/errors.ts';
-import type { Io } from '../process/io.ts';
 import { closest } from '../cli/flags.ts';
 import { checkLink } from '../inputs/link-check.ts';
 import { LIVE_ENV } from '../live/live-sources.ts';
-import { configFromLocated, maxInputBytes, parseConfigText, readLimits } from '../settings/settings.ts';
+import { configFromLocated, parseConfigText, readLimits } from '../settings/settings.ts';
+import type { PluginConfig } from '../settings/plugin-config.ts';
 import { repoRoot } from './repo-root.ts';
 import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings/settings-table.ts';
-import { type Config, type Deadline, locateSettings, type RawSettings } from '../../function/index.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import { type Deadline, locateSettings, type RawSettings } from '../../function/index.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');
@@ -30,7 +30,7 @@ const BY_PLUGIN_ENV = new Map(SETTINGS.map((s) => [argocdEnvOf(s.name), s.name])
 const BY_PARAMETER = new Map(SETTINGS.map((s) => [argocdParameterOf(s.name), s.name]));
 
 export interface AppConfig {
-  config: Config;
+  config: PluginConfig;
   /** `yaml` (default) or `json`: from ROLLSTAMP_OUTPUT on the sidecar or the Application. */
   output: 'yaml' | 'json';
   /** Size of `.rollstamp.yaml`: it counts against the input limit. */
@@ -44,7 +44,7 @@ export interface AppConfig {
  * - `.rollstamp.yaml` is read only as a regular file inside the repository, within the input limit; one that
  *   is ambiguous (both spellings of the file, `spec` and `data`, another kind, settings not a map) is refused.
  */
-export async function readAppSettings(io: Io, deadline?: Deadline): Promise<AppConfig> {
+export async function readAppSettings(io: RunIo, deadline?: Deadline): Promise<AppConfig> {
   const file = await readSettingsFile(io);
   const located = locateSettings(file?.object);
   if ('error' in located) throw new UsageError(`${file?.name ?? 'settings'}: ${located.error}`);
@@ -52,8 +52,8 @@ export async function readAppSettings(io: Io, deadline?: Deadline): Promise<AppC
   for (const key of Object.keys(located.settings)) checkName(key, `${file?.name ?? ''} ${located.prefix}.${key}`);
   const overrides: RawSettings = {};
   const labels: Record<string, string> = {};
-  let output: string | undefined = runEnv(io)[envOf('output')];
-  for (const [name, value] of Object.entries(runEnv(io))) {
+  let output: string | undefined = io.settings.env[envOf('output')];
+  for (const [name, value] of Object.entries(io.settings.env)) {
     if (!name.startsWith('ARGOCD_ENV_ROLLSTAMP_') || value === undefined) continue;
     // A name not in the table is still read as the setting it would spell, so the refusal can name it.
     const field = BY_PLUGIN_ENV.get(name) ?? camel(name.slice('ARGOCD_ENV_ROLLSTAMP_'.length));
@@ -65,7 +65,7 @@ export async function readAppSettings(io: Io, deadline?: Deadline): Promise<AppC
     overrides[field] = field === 'kinds' ? declaredKinds(value, name) : value;
     labels[field] = name;
   }
-  for (const param of parameters(runEnv(io).ARGOCD_APP_PARAMETERS)) {
+  for (const param of parameters(io.settings.env.ARGOCD_APP_PARAMETERS)) {
     const field = BY_PARAMETER.get(param.name) ?? camel(param.name.replace(/-/g, '_'));
     const where = `parameter ${param.name}`;
     checkName(field, where, argocdParameterOf, param.name);
@@ -75,19 +75,19 @@ export async function readAppSettings(io: Io, deadline?: Deadline): Promise<AppC
     labels[field] = where;
   }
   // The operator's live mode, from the sidecar's own environment (a repository cannot set it).
-  const live = runEnv(io)[LIVE_ENV];
+  const live = io.settings.env[LIVE_ENV];
   if (live !== undefined && live !== '') {
     overrides.live = live;
     labels.live = LIVE_ENV;
   }
-  const namespace = runEnv(io).ARGOCD_APP_NAMESPACE;
+  const namespace = io.settings.env.ARGOCD_APP_NAMESPACE;
   if (namespace) {
     overrides.defaultNamespace = namespace;
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
   }
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
   deadline?.check('reading .rollstamp.yaml');
-  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels, readLimits(io, deadline)));
+  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels, readLimits(io.settings, deadline)));
   return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
 }
 
@@ -149,7 +149,7 @@ interface SettingsFile {
  * `.rollstamp.yaml` (or `.yml`) in the app directory, if any: a regular file (a symlink only when it stays in
  * the repository), within the input limit, checked before it is read. Both names present is ambiguous.
  */
-async function readSettingsFile(io: Io): Promise<SettingsFile | undefined> {
+async function readSettingsFile(io: RunIo): Promise<SettingsFile | undefined> {
   const present: string[] = [];
   for (const name of SETTINGS_FILES) if (await lstat(join(io.cwd, name)).catch(() => undefined)) present.push(name);
   if (present.length > 1) throw new UsageError(`${present.join(' and ')}: both exist; keep one settings file`);
@@ -159,7 +159,7 @@ async function readSettingsFile(io: Io): Promise<SettingsFile | undefined> {
   const real = (await lstat(path)).isSymbolicLink() ? (await checkLink(path, name, repoRoot(io)))! : path;
   const info = await stat(real);
   if (!info.isFile()) throw new InputError(`${name}: not a regular file`);
-  const limit = maxInputBytes(io);
+  const limit = io.settings.maxInputBytes;
   if (info.size > limit) throw new InputError(`${name}: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const bytes = await readFile(real);
   if (bytes.length > limit) throw new InputError(`${name}: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);

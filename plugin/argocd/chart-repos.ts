@@ -3,7 +3,9 @@
 // homes, so helm's plugin directory would be the repository's, and a chart repository URL with a plugin's
 // scheme would run the repository's getter in the sidecar.
 import { InputError } from '../process/errors.ts';
-import { HELM_ALLOW_HTTP_ENV } from '../settings/settings.ts';
+import { envOf } from '../settings/settings-table.ts';
+
+const HELM_ALLOW_HTTP_ENV = envOf('helmAllowHttp');
 
 /** What the operator allows of chart repositories. */
 export interface RepoPolicy {

@@ -6,11 +6,10 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError } from '../process/errors.ts';
 import { CommandError } from '../process/exec.ts';
-import type { Io } from '../process/io.ts';
 import { isInside } from '../inputs/link-check.ts';
 import { repoRoot } from './repo-root.ts';
-import type { Config } from '../../function/index.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import type { PluginConfig } from '../settings/plugin-config.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** Runs one renderer command (with the render's deadline and output limit) and returns its stdout. */
 export type RunRenderer = (argv: readonly string[], what: string) => Promise<Uint8Array>;
@@ -45,20 +44,20 @@ export async function renderHelm(argv: readonly string[], run: RunRenderer, what
 }
 
 /** `helm template <release> . --namespace <ns> …` (util/helm/cmd.go `template`). */
-export function helmArgv(config: Config, io: Io): string[] {
-  const name = releaseName(runEnv(io).ARGOCD_APP_NAME ?? '');
-  const argv = ['helm', 'template', name, '.', '--namespace', runEnv(io).ARGOCD_APP_NAMESPACE || config.defaultNamespace];
-  const kubeVersion = runEnv(io).KUBE_VERSION;
+export function helmArgv(config: PluginConfig, io: RunIo): string[] {
+  const name = releaseName(io.settings.env.ARGOCD_APP_NAME ?? '');
+  const argv = ['helm', 'template', name, '.', '--namespace', io.settings.env.ARGOCD_APP_NAMESPACE || config.defaultNamespace];
+  const kubeVersion = io.settings.env.KUBE_VERSION;
   if (kubeVersion) argv.push('--kube-version', kubeVersion);
   for (const file of config.valuesFiles ?? []) argv.push('--values', valuesFile(file, io));
-  for (const v of (runEnv(io).KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--api-versions', v);
+  for (const v of (io.settings.env.KUBE_API_VERSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) argv.push('--api-versions', v);
   // Argo CD's default: a chart's crds/ reach the output, so a plugin render never prunes them (#12).
   if (!config.skipCrds) argv.push('--include-crds');
   return argv;
 }
 
 /** A values file path, refused unless it is a regular file inside the repository. */
-function valuesFile(file: string, io: Io): string {
+function valuesFile(file: string, io: RunIo): string {
   const root = repoRoot(io);
   const full = resolve(io.cwd, file);
   let real: string;

@@ -7,7 +7,6 @@ import { runCommand } from '../process/exec.ts';
 import type { Io } from '../process/io.ts';
 import { readInputs, type InputFile } from '../inputs/read-inputs.ts';
 import type { RunDeadline } from '../process/run-deadline.ts';
-import { helmAllowsHttp } from '../settings/settings.ts';
 import { helmHomes } from './helm-homes.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { redactPaths } from './redact-paths.ts';
@@ -15,15 +14,16 @@ import { kustomizeBuildOptions } from './kustomize-options.ts';
 import { checkRenderTree } from './render-tree.ts';
 import { envOf } from '../settings/settings-table.ts';
 import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
-import { type Config, decodeUtf8 } from '../../function/index.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import { decodeUtf8 } from '../../function/index.ts';
+import type { PluginConfig } from '../settings/plugin-config.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 export type Renderer = 'kustomize' | 'helm' | 'directory';
 
 /** The renderer for the app directory: the setting, else kustomize, helm or directory by the files present. */
-export function detectRenderer(dir: string, config: Config): Renderer {
+export function detectRenderer(dir: string, config: PluginConfig): Renderer {
   if (config.renderer) return config.renderer;
   if (KUSTOMIZATION_FILES.some((f) => existsSync(join(dir, f)))) return 'kustomize';
   if (existsSync(join(dir, 'Chart.yaml'))) return 'helm';
@@ -40,7 +40,7 @@ export function detectRenderer(dir: string, config: Config): Renderer {
  *   `maxBytes`.
  * - helm, and kustomize's helm, run with the sidecar's own empty helm directories (`helmHomes`), removed after.
  */
-export async function renderApp(renderer: Renderer, config: Config, io: Io, maxBytes: number, deadline: RunDeadline): Promise<InputFile[]> {
+export async function renderApp(renderer: Renderer, config: PluginConfig, io: RunIo, maxBytes: number, deadline: RunDeadline): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   // A renderer's output is sized only once it ran, and a render is not made twice: the run is admitted for the
   // most the renderer may print, so one that would be over the size gate moves to a worker first (#37).
@@ -48,19 +48,19 @@ export async function renderApp(renderer: Renderer, config: Config, io: Io, maxB
   // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);
-  await checkRenderTree(renderer, io.cwd, repoRoot(io), { allowHttp: helmAllowsHttp(io) });
+  await checkRenderTree(renderer, io.cwd, repoRoot(io), { allowHttp: io.settings.helmAllowHttp });
   io.trace?.('rendering');
   const homes = await helmHomes(renderer);
-  const env = { ...rendererEnv(runEnv(io)), ...homes.env };
+  const env = { ...rendererEnv(io.settings.env), ...homes.env };
   const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes, deadline });
-  const what = `rendering ${renderer} in ${cleanSourcePath(runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
+  const what = `rendering ${renderer} in ${cleanSourcePath(io.settings.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {
     bytes = renderer === 'helm' ? await renderHelm(argv, run, what) : await run(argv, what);
   } catch (err) {
     // The renderer's own messages may quote the repository's files (Secrets included): shown only when the
     // operator asks for them, and without the sidecar's paths (#21).
-    if (runEnv(io)[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
+    if (io.settings.env[envOf('rendererStderr')] === 'show' && err instanceof Error && 'stderr' in err) {
       io.writeStderr(redactPaths(String((err as { stderr: string }).stderr), rootsToShow(io)));
     }
     throw err;
@@ -82,9 +82,9 @@ function rendererEnv(env: Io['env']): Record<string, string | undefined> {
  * also `--helm-kube-version` and `--helm-api-versions` from KUBE_VERSION / KUBE_API_VERSIONS, as Argo CD adds
  * them for kustomize 5.3 and later.
  */
-function kustomizeArgv(io: Io): string[] {
+function kustomizeArgv(io: RunIo): string[] {
   const argv = onPath('kustomize', io) ? ['kustomize', 'build', '.'] : ['kubectl', 'kustomize', '.'];
-  const env = runEnv(io);
+  const env = io.settings.env;
   const options = kustomizeBuildOptions(env);
   argv.push(...options);
   if (options.some((o) => o.startsWith('--enable-helm'))) {
@@ -94,8 +94,8 @@ function kustomizeArgv(io: Io): string[] {
   return argv;
 }
 
-function onPath(command: string, io: Io): boolean {
-  return (runEnv(io).PATH ?? '').split(delimiter).some((dir) => {
+function onPath(command: string, io: RunIo): boolean {
+  return (io.settings.env.PATH ?? '').split(delimiter).some((dir) => {
     try {
       accessSync(join(dir, command), constants.X_OK);
       return true;

@@ -3,8 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../process/errors.ts';
-import type { Io } from '../process/io.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /**
  * The segments of a slash path after Go's `path.Clean` (golang.org/src/path/path.go): empty and `.` segments
@@ -30,9 +29,9 @@ export function cleanSourcePath(path: string): string[] {
  * - When the app path runs through a symlink, going up from the real working directory does not land on
  *   the root: refused rather than guessed, since the root bounds every read.
  */
-export function repoRoot(io: Io): string {
+export function repoRoot(io: RunIo): string {
   const cwd = realpathSync(io.cwd);
-  const raw = runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '';
+  const raw = io.settings.env.ARGOCD_APP_SOURCE_PATH ?? '';
   const segments = cleanSourcePath(raw);
   if (segments.length === 0) return cwd;
   const root = resolve(cwd, ...segments.map(() => '..'));
@@ -52,9 +51,9 @@ export function repoRoot(io: Io): string {
  * The repository root as paths may name it: links resolved, and as the working directory spells it (for
  * `redactPaths`). When the root cannot be found (a bad ARGOCD_APP_SOURCE_PATH), the working directory.
  */
-export function rootsToShow(io: Io): string[] {
+export function rootsToShow(io: RunIo): string[] {
   try {
-    const segments = cleanSourcePath(runEnv(io).ARGOCD_APP_SOURCE_PATH ?? '');
+    const segments = cleanSourcePath(io.settings.env.ARGOCD_APP_SOURCE_PATH ?? '');
     return [repoRoot(io), resolve(io.cwd, ...segments.map(() => '..'))];
   } catch {
     return [io.cwd];

@@ -6,6 +6,7 @@ import type { Io } from '../process/io.ts';
 import { UsageError } from '../process/errors.ts';
 import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.ts';
 import { COMMANDS, commandsHelp, findCommand } from '../commands/index.ts';
+import { withRunSettings } from '../settings/run-settings.ts';
 
 /** Flags that come before any command. */
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
@@ -79,5 +80,6 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     await io.writeStdout(`${loaded.help}\n`);
     return 0;
   }
-  return loaded.run(commandArgs, io);
+  // The process edge: the environment is read here, once, and handed to the command with its streams.
+  return loaded.run(commandArgs, withRunSettings(io));
 }

@@ -1,7 +1,7 @@
 // The shape of a command: the record the command list holds (index.ts) and the module its loader returns. Its
 // own module so that a command (completion, which lists the others) can name the shape without importing the list.
 import type { FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** What a command's module gives once loaded. */
 export interface CommandModule {
@@ -9,8 +9,8 @@ export interface CommandModule {
   help: string;
   /** Every flag the command parses, in help order (its own, then shared ones such as the config flags). */
   flags: readonly FlagSpec[];
-  /** Runs one invocation; returns the exit code. Throws RollstampError for usage and input problems. */
-  run: (args: readonly string[], io: Io) => Promise<number>;
+  /** Runs one invocation with the run's settings (read once by the dispatcher); returns the exit code. Throws RollstampError for usage and input problems. */
+  run: (args: readonly string[], io: RunIo) => Promise<number>;
 }
 
 /**

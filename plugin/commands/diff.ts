@@ -3,17 +3,17 @@
 import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../cli/config-flags.ts';
 import { InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
 import { liveSettingsFromFlags, type LiveSettings } from '../live/live-sources.ts';
 import { readInputs } from '../inputs/read-inputs.ts';
-import { maxInputBytes } from '../settings/settings.ts';
 import { summarize } from '../output/result-lines.ts';
 import { stampFiles } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { DIFF_OUTPUT } from '../output/diff-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
-import { type Config, diffKagent1x, diffStamps, formatResult, hasErrors, type Result, type RunOutcome } from '../../function/index.ts';
+import { diffKagent1x, diffStamps, formatResult, hasErrors, type Result, type RunOutcome } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
+import type { RunIo } from '../settings/run-settings.ts';
+import type { PluginConfig } from '../settings/plugin-config.ts';
 
 /** `diff`'s own flags; the config flags follow them. */
 export const DIFF_FLAGS: readonly FlagSpec[] = [
@@ -71,7 +71,7 @@ const SOMETHING_ROLLS = 3;
 const WILL_NOT_COMPILE = 4;
 
 /** Runs `diff`: reads both renders, stamps each in memory, compares the target reports. */
-export async function runDiff(args: readonly string[], io: Io): Promise<number> {
+export async function runDiff(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, [...DIFF_FLAGS, ...CONFIG_FLAGS], 'diff');
   const format = chosenFormat(DIFF_OUTPUT, values);
   if (positionals.length !== 2) throw new UsageError('diff needs two renders: rollstamp diff OLD NEW (one of them may be -)');
@@ -97,8 +97,8 @@ export async function runDiff(args: readonly string[], io: Io): Promise<number> 
  * One render read and stamped in memory, its streams not written (nothing prints them); any error result fails
  * the whole run (fail closed). Only what the comparison reads is kept while the other render is read.
  */
-async function stampRender(which: string, path: string, config: Config, io: Io, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
-  const files = await readInputs([path], io, maxInputBytes(io));
+async function stampRender(which: string, path: string, config: PluginConfig, io: RunIo, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
+  const files = await readInputs([path], io, io.settings.maxInputBytes);
   const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true, write: false });
   if (hasErrors(results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(results)}`);
   return { results, targets, ...(kagent1x ? { kagent1x } : {}) };
@@ -108,7 +108,7 @@ async function stampRender(which: string, path: string, config: Config, io: Io, 
  * Warnings of both renders, each once (a warning about an unchanged object appears in both). Masked Secrets are
  * left out: the report says what they mean for a diff (#38).
  */
-function printRenderWarnings(results: readonly Result[], io: Io): void {
+function printRenderWarnings(results: readonly Result[], io: RunIo): void {
   const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
   for (const line of lines) io.writeStderr(line);
 }

@@ -3,7 +3,6 @@
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
 import { UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
 import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
@@ -11,6 +10,7 @@ import { EXPLAIN_OUTPUT } from '../output/explain-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
 import { formatResult, hasErrors } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** `explain`'s own flags; the config flags follow them. */
 export const EXPLAIN_FLAGS: readonly FlagSpec[] = [
@@ -46,7 +46,7 @@ Examples:
 Exit status: 0 success, 1 invalid input, no objects (without --allow-empty) or an error result (all results
 are listed), 2 bad usage.`;
 
-export async function runExplain(args: readonly string[], io: Io): Promise<number> {
+export async function runExplain(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, [...EXPLAIN_FLAGS, ...CONFIG_FLAGS], 'explain');
   // --json is the same as -o json: it names that row, and an -o that disagrees is refused.
   const alias = values.json === true ? 'json' : undefined;

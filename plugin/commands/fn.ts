@@ -1,15 +1,15 @@
 // `rollstamp fn` (and `rollstamp` with no arguments): the KRM function. ResourceList on stdin, ResourceList
 // with results on stdout. Any error result: exit 1, one line on stderr, nothing on stdout.
 import { InputError, UsageError } from '../process/errors.ts';
-import type { Io } from '../process/io.ts';
 import { readLiveSources } from '../live/live-sources.ts';
 import { unknownFlagMessage } from '../cli/flags.ts';
 import { readInputs } from '../inputs/read-inputs.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
-import { loadHashKey, MAX_KEY_WORK_ENV, MAX_REFERENCES_ENV, maxInputBytes, positiveWholeEnv, readerSetting, readLimits, suggestSetting } from '../settings/settings.ts';
+import { loadHashKey, readLimits, suggestSetting } from '../settings/settings.ts';
+import { pluginConfig } from '../settings/plugin-config.ts';
 import { printWarnings, summarize } from '../output/result-lines.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 import type { CommandModule } from './command.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
@@ -29,28 +29,26 @@ Examples:
 
 Exit status: 0 success, 1 an error result (one line on stderr says why; nothing on stdout).`;
 
-export async function runFn(args: readonly string[], io: Io): Promise<number> {
+export async function runFn(args: readonly string[], io: RunIo): Promise<number> {
   const [first] = args;
   if (first !== undefined && first.startsWith('-') && first !== '-') throw new UsageError(unknownFlagMessage(first.split('=')[0]!, [], 'fn'));
   if (first !== undefined) throw new UsageError(`fn takes no arguments (got ${first}); it reads a ResourceList on stdin`);
   refuseTerminalStdin('fn', [], io);
-  const [stdin] = await readInputs(['-'], io, maxInputBytes(io));
+  const [stdin] = await readInputs(['-'], io, io.settings.maxInputBytes);
   const text = stdin!.text;
   if (isManifestStream(text)) {
     throw new InputError('stdin is a manifest stream, not a ResourceList: rollstamp fn reads the one ResourceList kpt or kustomize sends; for plain manifests run rollstamp stamp -');
   }
-  const maxReferences = positiveWholeEnv(io, MAX_REFERENCES_ENV, 'references');
-  const maxKeyWork = positiveWholeEnv(io, MAX_KEY_WORK_ENV, 'keys');
-  const limits = readLimits(io);
-  const run = startListRun(text, { reader: readerSetting(io), limits, ...(maxReferences !== undefined ? { maxReferences } : {}), ...(maxKeyWork !== undefined ? { maxKeyWork } : {}) });
+  const { reader, maxReferences, maxKeyWork } = io.settings;
+  const run = startListRun(text, { ...(reader ? { reader } : {}), limits: readLimits(io.settings), maxReferences, maxKeyWork });
   // A mistyped functionConfig key (`kpt fn eval -- onMising=warn`) gets the setting it is near, as --config does.
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results.map(suggestSetting)));
-  const hashKey = await loadHashKey(run.config, io);
+  const hashKey = await loadHashKey(pluginConfig(run), io);
   const live = await readLiveSources(run, {}, io);
   const outcome = run.finish({ ...(live ?? {}), ...(hashKey ? { hashKey } : {}) });
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results.map(suggestSetting)));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
-  if (runEnv(io).LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
+  if (io.settings.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
   await io.writeStdout(outcome.output);
   return 0;
 }

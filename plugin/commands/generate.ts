@@ -3,12 +3,10 @@
 // Argo CD prune the whole application.
 import { RollstampError, UsageError, InputError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
 import { readAppSettings } from '../argocd/app-settings.ts';
 import { detectRenderer, renderApp } from '../argocd/render.ts';
 import { redactPaths } from '../argocd/redact-paths.ts';
 import { rootsToShow } from '../argocd/repo-root.ts';
-import { maxInputBytes } from '../settings/settings.ts';
 import { printWarnings, summarize } from '../output/result-lines.ts';
 import { liveSettingsForGenerate } from '../live/live-sources.ts';
 import { RunDeadline } from '../process/run-deadline.ts';
@@ -16,12 +14,13 @@ import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../se
 import { stampFiles } from '../stamp-streams.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
 
 /** A setting's default, as the table has it. */
-const def = (name: string): string => setting(name).default ?? '';
+const def = (name: string): string => String(setting(name).default ?? '');
 /** A byte count's default in MiB (`10 MiB`). */
 const mebibytes = (name: string): string => `${Number(def(name)) / 1024 / 1024} MiB`;
 /** The values of a setting other than its default (`missing|always`). */
@@ -79,7 +78,7 @@ ${flagsHelp(GENERATE_FLAGS)}
 
 Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 
-export async function runGenerate(args: readonly string[], io: Io): Promise<number> {
+export async function runGenerate(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, GENERATE_FLAGS, 'generate');
   if (positionals.length > 0) throw new UsageError(`generate takes no arguments (got ${positionals[0]}); it renders the current directory`);
   // The run's one deadline: the renderer, the live reads and the core are all handed this object.
@@ -94,12 +93,12 @@ export async function runGenerate(args: readonly string[], io: Io): Promise<numb
   }
 }
 
-async function generate(io: Io, deadline: RunDeadline, renderOnly: boolean): Promise<number> {
+async function generate(io: RunIo, deadline: RunDeadline, renderOnly: boolean): Promise<number> {
   const { config, output, settingsBytes } = await readAppSettings(io, deadline);
   deadline.check('reading settings');
   // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
-  const limit = maxInputBytes(io) - settingsBytes;
-  if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${maxInputBytes(io)} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+  const limit = io.settings.maxInputBytes - settingsBytes;
+  if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${io.settings.maxInputBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
   const files = await renderApp(renderer, config, io, limit, deadline);
   deadline.check(`rendering ${renderer}`);

@@ -3,7 +3,6 @@
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
 import { CheckFailed, InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
 import { printWarnings, summarize } from '../output/result-lines.ts';
 import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
@@ -12,6 +11,7 @@ import { formatResult, hasErrors, resourceId, targetId } from '../../function/in
 import { STAMP_OUTPUT } from '../output/stamp-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
 import type { CommandModule } from './command.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 /** `stamp`'s own flags; the config flags follow them. */
 export const STAMP_FLAGS: readonly FlagSpec[] = [
@@ -53,7 +53,7 @@ workloads (without --allow-no-targets; kagent 1.x objects alone pass, as they ar
 /** How to make a workload a target, as explain says it. */
 const OPT_IN = 'opt in with rollstamp.dev/enabled: "true", --selector or --targets all';
 
-export async function runStamp(args: readonly string[], io: Io): Promise<number> {
+export async function runStamp(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, [...STAMP_FLAGS, ...CONFIG_FLAGS], 'stamp');
   if (values.check === true && values.output !== undefined) throw new UsageError(`--check prints no manifests, so -o ${String(values.output)} has nothing to format; give one`);
   const paths = inputPaths(values, positionals);

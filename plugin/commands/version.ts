@@ -4,9 +4,9 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import type { Io } from '../process/io.ts';
 import { chosenFormat, outputFlag, type OutputFormat } from '../output/output-format.ts';
 import type { CommandModule } from './command.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 declare const __ROLLSTAMP_BUILD__: { commit: string; buildDate: string } | undefined;
 
@@ -42,7 +42,7 @@ Examples:
   rollstamp version
   rollstamp version -o json`;
 
-export async function runVersion(args: readonly string[], io: Io): Promise<number> {
+export async function runVersion(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, VERSION_FLAGS, 'version');
   if (positionals.length > 0) throw new UsageError(`version takes no arguments (got ${positionals[0]})`);
   const info = buildInfo();

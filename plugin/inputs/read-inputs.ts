@@ -15,8 +15,6 @@ export interface InputFile {
   fromDirectory?: true;
 }
 
-/** Default limit on the total input: 10 MiB (Argo CD's own default for directory apps). */
-export const DEFAULT_MAX_INPUT_BYTES = 10 * 1024 * 1024;
 const MANIFEST = /\.(ya?ml|json)$/i;
 
 /**

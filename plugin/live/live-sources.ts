@@ -4,11 +4,10 @@
 // never loads it.
 import { InputError, UsageError } from '../process/errors.ts';
 import type { Io } from '../process/io.ts';
-import { positiveWholeEnv } from '../settings/settings.ts';
-import { envOf, setting } from '../settings/settings-table.ts';
+import { envOf } from '../settings/settings-table.ts';
 import type { RunDeadline } from '../process/run-deadline.ts';
 import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../../function/index.ts';
-import { runEnv } from '../settings/run-settings.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 export interface LiveSettings {
   kubeconfig?: string;
@@ -24,16 +23,12 @@ export interface LiveSettings {
   deadline?: RunDeadline;
 }
 
-export const LIVE_TIMEOUT_ENV = envOf('liveTimeoutSeconds');
-export const LIVE_DEADLINE_ENV = envOf('liveDeadlineSeconds');
 /** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
 export const LIVE_ENV = envOf('live');
 export const LIVE_NAMESPACES_ENV = envOf('liveNamespaces');
 export const KUBE_CONTEXT_ENV = envOf('kubeContext');
 /** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
 export const MAX_LIVE_READS_ENV = envOf('maxLiveReads');
-/** Default: 500 reads per run. */
-export const DEFAULT_MAX_LIVE_READS = Number(setting('maxLiveReads').default);
 
 /** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
 export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
@@ -47,20 +42,20 @@ export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined;
  * `generate`: live reads touch only the Application's destination namespace (ARGOCD_APP_NAMESPACE) and the
  * operator's ROLLSTAMP_LIVE_NAMESPACES, so a repository cannot make a hash an oracle for another team's Secret.
  */
-export function liveSettingsForGenerate(io: Io): LiveSettings {
+export function liveSettingsForGenerate(io: RunIo): LiveSettings {
   const namespaces = new Set<string>();
-  const destination = runEnv(io).ARGOCD_APP_NAMESPACE;
+  const destination = io.settings.env.ARGOCD_APP_NAMESPACE;
   if (destination) namespaces.add(destination);
-  for (const ns of (runEnv(io)[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
+  for (const ns of (io.settings.env[LIVE_NAMESPACES_ENV] ?? '').split(',')) {
     const name = ns.trim();
     if (name === '') continue;
     if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name)) throw new UsageError(`${LIVE_NAMESPACES_ENV}: "${name}" is not a namespace name`);
     namespaces.add(name);
   }
-  const context = runEnv(io)[KUBE_CONTEXT_ENV];
+  const context = io.settings.env[KUBE_CONTEXT_ENV];
   return {
     namespaces,
-    scopeOrigin: `the destination namespace${runEnv(io)[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
+    scopeOrigin: `the destination namespace${io.settings.env[LIVE_NAMESPACES_ENV] ? ` and ${LIVE_NAMESPACES_ENV}` : ''}`,
     ...(context ? { context } : {}),
   };
 }
@@ -77,7 +72,7 @@ export interface LiveRead {
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
  */
-export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: Io): Promise<LiveRead | undefined> {
+export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: RunIo): Promise<LiveRead | undefined> {
   if (run.needs === undefined) return undefined;
   const inScope: LiveNeed[] = [];
   for (const n of run.needs) {
@@ -85,20 +80,20 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
     else io.writeStderr(`rollstamp: warning: ${oneLine(`${n.cls} ${n.namespace}/${n.name} is outside the live-read scope (${settings.scopeOrigin ?? 'allowed namespaces'}): not read`)}\n`);
   }
   if (inScope.length === 0) return { fetched: new Map(), versions: new Map() };
-  const maxReads = positiveWholeEnv(io, MAX_LIVE_READS_ENV, 'reads') ?? DEFAULT_MAX_LIVE_READS;
+  const maxReads = io.settings.maxLiveReads;
   if (inScope.length > maxReads) {
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
   }
-  const { readLive, LIVE_DEFAULTS } = await import('./reader.ts');
-  const deadlineMs = liveDeadlineMs(secondsSetting(io, LIVE_DEADLINE_ENV) ?? LIVE_DEFAULTS.deadlineMs, settings.deadline);
-  const requestTimeoutMs = secondsSetting(io, LIVE_TIMEOUT_ENV);
+  const { readLive } = await import('./reader.ts');
+  const deadlineMs = liveDeadlineMs(io.settings.liveDeadlineSeconds * 1000, settings.deadline);
+  const requestTimeoutMs = io.settings.liveTimeoutSeconds * 1000;
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
-    env: credentialEnv(runEnv(io)),
+    env: credentialEnv(io.settings.env),
     deadlineMs,
     ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
-    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+    requestTimeoutMs,
   });
   return { fetched: outcome.fetched, versions: outcome.versions };
 }
@@ -114,10 +109,4 @@ export function liveDeadlineMs(ownMs: number, run: RunDeadline | undefined): num
  */
 export function credentialEnv(env: Io['env']): Io['env'] {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('ARGOCD_ENV_') && !k.startsWith('ROLLSTAMP_HASH_KEY')));
-}
-
-/** An operator's time limit in whole seconds (1 to 999), as milliseconds. */
-function secondsSetting(io: Io, name: string): number | undefined {
-  const seconds = positiveWholeEnv(io, name, 'seconds', 999);
-  return seconds === undefined ? undefined : seconds * 1000;
 }

@@ -2,6 +2,7 @@
 
 import type { LiveNeed } from '../../function/index.ts';
 import type { ChildDeadline } from '../process/run-deadline.ts';
+import { SETTING_TABLE } from '../settings/settings-table.ts';
 
 /** One object to read, as the core's plan names it (`id` is `${cls}/${namespace}/${name}`). */
 export type { LiveNeed };
@@ -38,8 +39,9 @@ export interface LiveOutcome {
 }
 
 export const LIVE_DEFAULTS = {
-  requestTimeoutMs: 5000,
-  deadlineMs: 30_000,
+  // The operator's defaults (ROLLSTAMP_LIVE_TIMEOUT_SECONDS, ROLLSTAMP_LIVE_DEADLINE_SECONDS), from their rows.
+  requestTimeoutMs: SETTING_TABLE.liveTimeoutSeconds.default * 1000,
+  deadlineMs: SETTING_TABLE.liveDeadlineSeconds.default * 1000,
   concurrency: 16,
   maxRetries: 4,
   /** Largest answer accepted for one object (a Secret is at most ~1 MiB, ~1.4 MiB as base64 JSON). */

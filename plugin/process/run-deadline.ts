@@ -4,22 +4,14 @@
 // ROLLSTAMP_RENDER_TIMEOUT_SECONDS bounds the run, not only the renderer, so a slow render followed by slow
 // reads cannot pass Argo CD's own deadline unnoticed (#12). The clock is injectable so tests control it.
 import { DeadlineError } from './errors.ts';
-import type { Io } from './io.ts';
-import { positiveWholeEnv } from '../settings/settings.ts';
-import { envOf, setting } from '../settings/settings-table.ts';
+import { envOf } from '../settings/settings-table.ts';
 import type { Deadline } from '../../function/index.ts';
+import type { RunIo } from '../settings/run-settings.ts';
 
 const RENDER_TIMEOUT_ENV = envOf('renderTimeoutSeconds');
-/** Default: 45 s, below Argo CD's 60 s repo-server deadline. */
-const DEFAULT_RENDER_TIMEOUT_SECONDS = Number(setting('renderTimeoutSeconds').default);
 
 /** Epoch milliseconds now; `Date.now` unless a test injects another. */
 export type Clock = () => number;
-
-/** The operator's ROLLSTAMP_RENDER_TIMEOUT_SECONDS, else 45. */
-export function renderTimeoutSeconds(io: Io): number {
-  return positiveWholeEnv(io, RENDER_TIMEOUT_ENV, 'seconds') ?? DEFAULT_RENDER_TIMEOUT_SECONDS;
-}
 
 /** A run's deadline, fixed when the run starts: `seconds` from the clock's first reading. */
 export class RunDeadline implements Deadline {
@@ -33,8 +25,8 @@ export class RunDeadline implements Deadline {
   }
 
   /** The deadline of a `generate` run started now, from ROLLSTAMP_RENDER_TIMEOUT_SECONDS. */
-  static fromEnv(io: Io, clock: Clock = Date.now): RunDeadline {
-    return new RunDeadline(renderTimeoutSeconds(io), clock);
+  static fromEnv(io: RunIo, clock: Clock = Date.now): RunDeadline {
+    return new RunDeadline(io.settings.renderTimeoutSeconds, clock);
   }
 
   /** Milliseconds left, unclamped (negative once past). */

@@ -1,61 +1,64 @@
-// Plugin config stage: one run's environment, read once. The first time a run asks, its `io.env` is copied in
-// one pass; every setting (settings-table.ts names its variable) is then parsed from that copy lazily, at most
-// once, and kept, error included. Lazy, so a bad value of a setting the run never uses (a live timeout in a
-// run without live reads) fails nothing, as before; once, so each variable is read one time per run however
-// many parts of the run use it (renderer, live reads, the core's limits). Plugin code reads the environment
-// only through `runEnv` and `resolveSetting`; a unit test counts the reads through a Proxy env.
+// Plugin config stage: one run's settings, read once at the process edge. The dispatcher (cli/run-cli.ts) copies
+// the environment in one pass and hands each command a RunIo: its streams and these settings. Each operator
+// setting is parsed by its row of the table (settings-table.ts) lazily, at most once, and kept, error included:
+// lazy, so a bad value of a setting the run never uses (a live timeout in a run without live reads) fails
+// nothing; once, so each variable is read one time per run however many parts of the run use it. Plugin code
+// reads the environment only through `settings.env`; a unit test counts the reads through a Proxy env.
 import type { Io } from '../process/io.ts';
+import type { EnvSettingDeclaration, OperatorSettings } from './setting-row.ts';
+import { SETTING_TABLE } from './settings-table.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
-type Resolved = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** A run's settings: the environment as read at the start, and each setting parsed from it once. */
-export class RunSettings {
-  /** The run's environment, read once (a frozen plain copy). */
+/** A run's settings: the environment as read at the start (a frozen plain copy), and each operator setting. */
+export interface RunSettings extends Readonly<OperatorSettings> {
   readonly env: Env;
-  private readonly resolved = new Map<string, Resolved>();
+}
 
-  constructor(env: Env) {
-    this.env = Object.freeze(Object.fromEntries(Object.entries(env)));
+/** What a command is handed: the process's streams and the run's settings, read once. */
+export interface RunIo extends Io {
+  readonly settings: RunSettings;
+}
+
+/** The operator settings: the rows that carry a parser (the table's type makes every OperatorSettings row one). */
+const OPERATOR_NAMES = (Object.keys(SETTING_TABLE) as (keyof typeof SETTING_TABLE)[]).filter((name) => 'parse' in SETTING_TABLE[name]) as (keyof OperatorSettings)[];
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * The settings of a run whose environment is `source`.
+ * - The environment is listed once and copied; nothing reads `source` again.
+ * - An operator setting unset or empty is its row's default; else its row's parser's value, or its UsageError,
+ *   thrown each time the setting is read.
+ */
+export function readRunSettings(source: Env): RunSettings {
+  const env: Env = Object.freeze(Object.fromEntries(Object.entries(source)));
+  const settings = { env } as RunSettings;
+  for (const name of OPERATOR_NAMES) {
+    const row = SETTING_TABLE[name] as EnvSettingDeclaration<unknown>;
+    let parsed: Parsed | undefined;
+    Object.defineProperty(settings, name, {
+      enumerable: true,
+      get() {
+        parsed ??= parseSetting(row, env);
+        if (!parsed.ok) throw parsed.error;
+        return parsed.value;
+      },
+    });
   }
+  return Object.freeze(settings);
+}
 
-  /**
-   * The setting `key` parsed by `parse` from the run's environment, the first time it is asked for; the
-   * same value (or the same error, thrown again) after that.
-   */
-  resolve<T>(key: string, parse: (env: Env) => T): T {
-    let r = this.resolved.get(key);
-    if (r === undefined) {
-      try {
-        r = { ok: true, value: parse(this.env) };
-      } catch (error) {
-        r = { ok: false, error };
-      }
-      this.resolved.set(key, r);
-    }
-    if (!r.ok) throw r.error;
-    return r.value as T;
+function parseSetting(row: EnvSettingDeclaration<unknown>, env: Env): Parsed {
+  const raw = env[row.env];
+  try {
+    return { ok: true, value: raw === undefined || raw === '' ? row.default : row.parse(raw, row.env) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 
-const RUNS = new WeakMap<Io, RunSettings>();
-
-/** The run's settings: made on first use for this `io` (one run), the same object after. */
-export function runSettings(io: Io): RunSettings {
-  let s = RUNS.get(io);
-  if (s === undefined) {
-    s = new RunSettings(io.env);
-    RUNS.set(io, s);
-  }
-  return s;
-}
-
-/** The run's environment, as read once. */
-export function runEnv(io: Io): Env {
-  return runSettings(io).env;
-}
-
-/** `RunSettings.resolve` for this run's settings. */
-export function resolveSetting<T>(io: Io, key: string, parse: (env: Env) => T): T {
-  return runSettings(io).resolve(key, parse);
+/** `io` with the settings of its environment: what the dispatcher hands a command. */
+export function withRunSettings(io: Io): RunIo {
+  return { ...io, settings: readRunSettings(io.env) };
 }

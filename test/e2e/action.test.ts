@@ -14,9 +14,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { git, replaceIn, runSteps, type Step, twoRevisions } from './util-ci-runner.ts';
-import { type ForgeStub, type ForgeStubOptions, startForgeStub, type StubComment } from './util-forge-stub.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { git, replaceIn, runSteps, type Step, twoRevisions } from '../support/ci-runner.ts';
+import { type ForgeStub, type ForgeStubOptions, startForgeStub, type StubComment } from '../support/forge-stub.ts';
 
 interface Action {
   inputs: Record<string, { default?: string }>;

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import type { StampDiff } from '../../function/index.ts';
 import { EXAMPLE, exampleFiles, objectsOf, writeOutputTree } from '../support/argocd-diff-preview.ts';
 import { runBundle } from '../support/run-cli.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir } from '../support/tools.ts';
 
 const BASIC = readFileSync(join(ROOT, EXAMPLE.app), 'utf8');
 const CONFIG = join(ROOT, EXAMPLE.config);

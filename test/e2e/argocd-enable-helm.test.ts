@@ -10,8 +10,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { helmHomes } from '../../plugin/argocd/helm-homes.ts';
 import { obtainHelm } from '../support/helm.ts';
-import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from './util-cmp.ts';
+import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from '../support/cmp.ts';
 
 const helm = obtainHelm();
 const withTools = helm.ok ? testNeeding('kubectl') : testNeedingTool('helm', helm);

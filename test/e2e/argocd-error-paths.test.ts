@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import { redactPaths } from '../../plugin/argocd/redact-paths.ts';
 import { generateEnv, runGenerate } from '../support/argocd-request.ts';
 import { obtainHelm } from '../support/helm.ts';
-import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { assertFailsClosed, generateIn, repository, type Files } from './util-cmp.ts';
+import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { assertFailsClosed, generateIn, repository, type Files } from '../support/cmp.ts';
 
 const helm = obtainHelm();
 const withHelm = testNeedingTool('helm', helm);

@@ -10,8 +10,8 @@ import { parse, parseAllDocuments } from 'yaml';
 import { IMAGE_BUNDLE, KUBE_API_VERSIONS, PLUGIN_FILE, type ArgoParam as Param } from '../support/argocd-request.ts';
 import { obtainHelm } from '../support/helm.ts';
 import { runBundle } from '../support/run-cli.ts';
-import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from './helpers.ts';
-import { generateIn, repository, type CmpApp } from './util-cmp.ts';
+import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from '../support/tools.ts';
+import { generateIn, repository, type CmpApp } from '../support/cmp.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
 const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'reloader', 'hash-scheme', 'skip-crds', 'allow-empty', 'kinds'];

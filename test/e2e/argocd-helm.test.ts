@@ -8,9 +8,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { removeTempDirs, requireBundle, run, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { removeTempDirs, requireBundle, run, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
 import { KUBE_API_VERSIONS } from '../support/argocd-request.ts';
-import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from './util-cmp.ts';
+import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from '../support/cmp.ts';
 
 const helm = obtainHelm();
 const withHelm = testNeedingTool('helm', helm);

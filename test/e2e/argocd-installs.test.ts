@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
-import { ROOT } from './helpers.ts';
-import { setting } from '../../plugin/settings/settings-table.ts';
+import { ROOT } from '../support/tools.ts';
+import { SETTING_TABLE } from '../../plugin/settings/settings-table.ts';
 
 type Obj = Record<string, any>;
 const ARGOCD = join(ROOT, 'argocd');
@@ -141,11 +141,11 @@ test('the refresher\'s RBAC is least privilege: read-only on sources and workloa
   const verbs = new Set((read.rules as Obj[]).flatMap((r) => r.verbs as string[]));
   assert.equal([...verbs].sort(), ['list', 'watch'], 'cluster-wide it only lists and watches');
   const resources = (read.rules as Obj[]).flatMap((r) => (r.apiGroups as string[]).flatMap((g) => (r.resources as string[]).map((res) => `${g}/${res}`)));
-  const defaults = setting('workloadKinds').default!.split(',').map((gvr) => `${gvr.split('/')[0]}/${gvr.split('/')[2]}`);
+  const defaults = SETTING_TABLE.workloadKinds.default!.split(',').map((gvr) => `${gvr.split('/')[0]}/${gvr.split('/')[2]}`);
   assert.equal(resources.sort(), ['/configmaps', '/secrets', ...defaults].sort(), 'exactly the sources and the default --workload-kinds');
   const role = one(plainRefresh, 'Role');
   const rules = (role.rules as Obj[]).map((r) => `${r.apiGroups.join()}/${r.resources.join()}:${r.verbs.join()}${r.resourceNames ? `@${r.resourceNames.join()}` : ''}`);
-  assert.equal(rules, ['argoproj.io/applications:list,watch,patch', 'coordination.k8s.io/leases:create', `coordination.k8s.io/leases:get,update@${setting('leaseName').default}`]);
+  assert.equal(rules, ['argoproj.io/applications:list,watch,patch', 'coordination.k8s.io/leases:create', `coordination.k8s.io/leases:get,update@${SETTING_TABLE.leaseName.default}`]);
   for (const r of [...(read.rules as Obj[]), ...(role.rules as Obj[])]) {
     assert.not.ok([...r.verbs, ...r.resources, ...r.apiGroups].includes('*'), 'no wildcard');
     if (r.apiGroups.includes('') || r.apiGroups.includes('apps')) assert.not.ok(r.verbs.some((v: string) => ['create', 'update', 'patch', 'delete', 'get'].includes(v)), 'no write, and no get by name, on sources and workloads');

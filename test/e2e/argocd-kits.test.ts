@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
-import { removeTempDirs, ROOT, run, tempDir, testNeeding } from './helpers.ts';
+import { removeTempDirs, ROOT, run, tempDir, testNeeding } from '../support/tools.ts';
 
 type Obj = Record<string, any>;
 const ARGOCD = join(ROOT, 'argocd');

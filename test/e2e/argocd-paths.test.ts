@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { obtainHelm } from '../support/helm.ts';
-import { removeTempDirs, requireBundle, testNeedingTool } from './helpers.ts';
-import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from './util-cmp.ts';
+import { removeTempDirs, requireBundle, testNeedingTool } from '../support/tools.ts';
+import { assertFailsClosed, generateIn, repository, type CmpApp, type Files } from '../support/cmp.ts';
 
 const helm = obtainHelm();
 const withHelm = testNeedingTool('helm', helm);

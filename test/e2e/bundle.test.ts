@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isMap, isSeq, parseAllDocuments, parseDocument, visit, type YAMLMap } from 'yaml';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from '../support/tools.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

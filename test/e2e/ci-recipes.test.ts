@@ -9,9 +9,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { git, readIfThere, replaceIn, runSteps, sh, type Step, twoRevisions } from './util-ci-runner.ts';
-import { type ForgeStub, startForgeStub, type StubComment } from './util-forge-stub.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { git, readIfThere, replaceIn, runSteps, sh, type Step, twoRevisions } from '../support/ci-runner.ts';
+import { type ForgeStub, startForgeStub, type StubComment } from '../support/forge-stub.ts';
 
 interface GithubWorkflow {
   jobs: Record<string, { env: Record<string, string>; steps: Step[] }>;

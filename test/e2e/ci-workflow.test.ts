@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { findOnPath, removeTempDirs, ROOT, run, tempDir, testNeeding } from './helpers.ts';
+import { findOnPath, removeTempDirs, ROOT, run, tempDir, testNeeding } from '../support/tools.ts';
 
 type Step = { name?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown> };
 type CiWorkflow = { on: Record<string, unknown>; jobs: { test: { 'runs-on': string; strategy: { matrix: { node: number[] } }; steps: Step[] } } };

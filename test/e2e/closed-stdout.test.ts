@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, removeTempDirs, requireBundle, tempDir } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, tempDir } from '../support/tools.ts';
 
 test.after(removeTempDirs);
 

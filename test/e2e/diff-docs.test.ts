@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DIFF_HELP } from '../../plugin/commands/diff.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, tempDir } from '../support/tools.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
 const CI_README = readFileSync(join(ROOT, 'docs/ci/README.md'), 'utf8');

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { docPages, fences, type Fence } from '../support/markdown.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir } from '../support/tools.ts';
 
 /** Pages that may hold blocks not run, and why. */
 const NOT_RUN: Record<string, string> = {

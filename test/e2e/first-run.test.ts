@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding } from './helpers.ts';
+import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding } from '../support/tools.ts';
 
 function completion(shell: string): string {
   requireBundle();

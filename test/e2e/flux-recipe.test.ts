@@ -10,8 +10,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
-import { git, replaceIn, runSteps, type Step } from './util-ci-runner.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { git, replaceIn, runSteps, type Step } from '../support/ci-runner.ts';
 
 const FLUX = parse(readFileSync(join(ROOT, 'docs/ci/flux-hydrate.yml'), 'utf8')) as { on: { push: { branches: string[]; paths: string[] } }; jobs: { hydrate: { env: Record<string, string>; steps: Step[] } } };
 const JOB = FLUX.jobs.hydrate;

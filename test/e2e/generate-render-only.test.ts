@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { obtainHelm } from '../support/helm.ts';
 import { runBundle } from '../support/run-cli.ts';
-import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { removeTempDirs, requireBundle, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
 
 const helm = obtainHelm();
 const helmTest = testNeedingTool('helm', helm);

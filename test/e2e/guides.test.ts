@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, run, tempDir } from './helpers.ts';
+import { BUNDLE, findOnPath, removeTempDirs, requireBundle, ROOT, run, tempDir } from '../support/tools.ts';
 
 const helm = obtainHelm();
 

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { assertSameWithFullReader, BUNDLE, fullReaderEnv, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from '../support/tools.ts';
 
 const CHART = join(ROOT, 'examples', 'helm', 'chart');
 const PLUGINS = join(ROOT, 'examples', 'helm', 'plugins');

@@ -17,8 +17,8 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
 import { requestEnv, type ArgoParam } from '../support/argocd-request.ts';
 import { runBundle } from '../support/run-cli.ts';
-import { findOnPath, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from './helpers.ts';
-import { buildImage, type Image } from './util-image-build.ts';
+import { findOnPath, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from '../support/tools.ts';
+import { buildImage, type Image } from '../support/image-build.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const helm = obtainHelm();

@@ -25,7 +25,7 @@ import {
   tempDir,
   testNeeding,
   type Run,
-} from './helpers.ts';
+} from '../support/tools.ts';
 
 const it = testNeeding('kpt');
 

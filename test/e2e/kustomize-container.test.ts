@@ -8,7 +8,7 @@ import { delimiter, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { BUNDLE, pipe, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, type Run } from './helpers.ts';
+import { BUNDLE, pipe, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, type Run } from '../support/tools.ts';
 
 const it = testNeeding('kubectl');
 

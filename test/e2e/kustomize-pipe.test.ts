@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { bothReadersBundle } from '../support/both-readers.ts';
-import { assertSameWithFullReader, BUNDLE, fullReaderEnv, pipe, removeTempDirs, requireBundle, stampsIn, tempDir, testNeeding, type Run } from './helpers.ts';
+import { assertSameWithFullReader, BUNDLE, fullReaderEnv, pipe, removeTempDirs, requireBundle, stampsIn, tempDir, testNeeding, type Run } from '../support/tools.ts';
 
 const it = testNeeding('kubectl');
 

@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BUNDLE, runInProcess, type CliRun } from '../support/run-cli.ts';
 import { secretPath, startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../support/fake-apiserver.ts';
-import { pkiOrSkip, tempDir, TOKEN } from '../live/util-live.ts';
+import { pkiOrSkip, tempDir, TOKEN } from '../support/live.ts';
 
 const pki = pkiOrSkip('e2e/live-commands.test.ts');
 const CANARY = 'CANARY-live-9d1e5a77';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { removeTempDirs, ROOT, run, stampsIn, tempDir, testNeeding } from './helpers.ts';
+import { removeTempDirs, ROOT, run, stampsIn, tempDir, testNeeding } from '../support/tools.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;

@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding } from './helpers.ts';
-import { git } from './util-ci-runner.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding } from '../support/tools.ts';
+import { git } from '../support/ci-runner.ts';
 
 const preCommitTest = testNeeding('pre-commit');
 

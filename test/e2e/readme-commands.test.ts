@@ -5,7 +5,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, testNeeding, testNeedingTool } from './helpers.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
 import { test } from 'uvu';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { requireBundle, ROOT } from './helpers.ts';
+import { requireBundle, ROOT } from '../support/tools.ts';
 
 const METAFILE = join(ROOT, 'build/metafile.json');
 

@@ -1,6 +1,6 @@
 // The GitHub Actions workflows (#22, #38): every file in .github/workflows validates against action-validator's
 // schemas (@action-validator/cli, a devDependency), and the release workflow's `run:` steps run as written, job
-// after job (test/e2e/util-release-runner.ts): CI first, the npm publish with trusted publishing and no token,
+// after job (test/support/release-runner.ts): CI first, the npm publish with trusted publishing and no token,
 // the release after npm and image, the tag moved to a commit that adds the released dist/ for the GitHub
 // Action, and every third-party action pinned by commit SHA. ci.yml has its own file, ci-workflow.test.ts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { removeTempDirs, ROOT, run, tempDir } from './helpers.ts';
-import { git } from './util-ci-runner.ts';
-import { DIGEST, loadWorkflow as load, runRelease } from './util-release-runner.ts';
+import { removeTempDirs, ROOT, run, tempDir } from '../support/tools.ts';
+import { git } from '../support/ci-runner.ts';
+import { DIGEST, loadWorkflow as load, runRelease } from '../support/release-runner.ts';
 
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const VALIDATOR = join(ROOT, 'node_modules', '.bin', 'action-validator');

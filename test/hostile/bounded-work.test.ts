@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
-import { assertFailsClosed, assertWithinBaseline, cleanup, deployment, requireBundle, runMeasured, secret, stampsIn, stream, tempDir } from './support.ts';
+import { assertFailsClosed, assertWithinBaseline, cleanup, deployment, requireBundle, runMeasured, secret, stampsIn, stream, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

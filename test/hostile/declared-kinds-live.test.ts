@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess, type CliRun } from '../support/run-cli.ts';
 import { configMapPath, secretPath, startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../support/fake-apiserver.ts';
-import { pkiOrSkip, tempDir, TOKEN } from '../live/util-live.ts';
+import { pkiOrSkip, tempDir, TOKEN } from '../support/live.ts';
 
 const pki = pkiOrSkip('hostile/declared-kinds-live.test.ts');
 const CANARY = 'CANARY-declared-live-51c0ffee';

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asResourceList, assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, stampsIn, stream, tempDir } from './support.ts';
+import { asResourceList, assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, stampsIn, stream, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runBundle } from '../support/run-cli.ts';
-import { cleanup, requireBundle, tempDir } from './support.ts';
+import { cleanup, requireBundle, tempDir } from '../support/hostile.ts';
 
 const INPUT = `apiVersion: apps/v1
 kind: Deployment

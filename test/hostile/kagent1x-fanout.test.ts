@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
-import { assertCheap, assertFailsClosed, cleanup, requireBundle, runMeasured, stream, tempDir } from './support.ts';
+import { assertCheap, assertFailsClosed, cleanup, requireBundle, runMeasured, stream, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { Rng } from '../property/support/generate.ts';
+import { Rng } from '../support/property-generate.ts';
 import { runInProcess } from '../support/run-cli.ts';
-import { asResourceList, assertFailsClosed, BUNDLE, cleanup, deployment, requireBundle, runMeasured, secret, stream, tempDir } from './support.ts';
+import { asResourceList, assertFailsClosed, BUNDLE, cleanup, deployment, requireBundle, runMeasured, secret, stream, tempDir } from '../support/hostile.ts';
 
 test.before.each(requireBundle);
 test.after(cleanup);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { runBundle, runInProcess } from '../support/run-cli.ts';
-import { cleanup, requireBundle, stampsIn } from './support.ts';
+import { cleanup, requireBundle, stampsIn } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Socket } from 'node:net';
 import { runBundle } from '../support/run-cli.ts';
-import { BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from './support.ts';
+import { BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

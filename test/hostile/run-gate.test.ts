@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runBundle } from '../support/run-cli.ts';
-import { BUNDLE, cleanup, deployment, requireBundle, secret, stampsIn, stream, tempDir } from './support.ts';
+import { BUNDLE, cleanup, deployment, requireBundle, secret, stampsIn, stream, tempDir } from '../support/hostile.ts';
 import { HEAP_HEADROOM_BYTES, HEAP_PER_INPUT_BYTE, IN_PROCESS_MAX_BYTES } from '../../plugin/run-gate.ts';
 
 test.before(requireBundle);

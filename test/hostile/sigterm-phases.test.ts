@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, requireBundle, stream, tempDir } from './support.ts';
+import { BUNDLE, cleanup, requireBundle, stream, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, deployment, requireBundle, secret, stream, tempDir } from './support.ts';
+import { BUNDLE, cleanup, deployment, requireBundle, secret, stream, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

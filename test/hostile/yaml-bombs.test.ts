@@ -4,7 +4,7 @@
 // < 256 MiB peak RSS — except a bomb in an object nothing uses, which passes through untouched, also cheaply.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asResourceList, assertCheap, assertFailsClosed, cleanup, deployment, requireBundle, runMeasured, secret, stream } from './support.ts';
+import { asResourceList, assertCheap, assertFailsClosed, cleanup, deployment, requireBundle, runMeasured, secret, stream } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readLive, readLiveWith } from '../../plugin/live/reader.ts';
 import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../support/fake-apiserver.ts';
-import { cleanEnv, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from './util-live.ts';
+import { cleanEnv, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from '../support/live.ts';
 
 const pki = pkiOrSkip('test/live/auth.test.ts');
 const it = pki ? test : test.skip;

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { slimClientNode } from '../../plugin/live/client-node-stubs.mjs';
 import type { readLive as ReadLive } from '../../plugin/live/reader.ts';
 import { startFakeApiServer, writeKubeconfig } from '../support/fake-apiserver.ts';
-import { cleanEnv, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from './util-live.ts';
+import { cleanEnv, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from '../support/live.ts';
 
 const pki = pkiOrSkip('test/live/bundle.test.ts');
 const it = pki ? test : test.skip;

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BUNDLE } from '../support/run-cli.ts';
 import { secretPath, startFakeApiServer, STATUS_MESSAGE_MARKER, writeKubeconfig, type Behaviour } from '../support/fake-apiserver.ts';
-import { pkiOrSkip, tempDir, TOKEN, VALUE_MARKER } from './util-live.ts';
+import { pkiOrSkip, tempDir, TOKEN, VALUE_MARKER } from '../support/live.ts';
 
 const pki = pkiOrSkip('test/live/hostile-server.test.ts');
 const it = pki ? test : test.skip;

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readLive } from '../../plugin/live/reader.ts';
 import { configMapPath, secretPath, startFakeApiServer, type FakeApiServer, type FakeApiServerOptions } from '../support/fake-apiserver.ts';
-import { cleanEnv, configMap, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from './util-live.ts';
+import { cleanEnv, configMap, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from '../support/live.ts';
 import { writeKubeconfig } from '../support/fake-apiserver.ts';
 
 const pki = pkiOrSkip('test/live/reader.test.ts');

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readLive } from '../../plugin/live/reader.ts';
 import { secretPath, startFakeApiServer, writeKubeconfig } from '../support/fake-apiserver.ts';
-import { cleanEnv, pkiOrSkip, secret, tempDir, TOKEN } from './util-live.ts';
+import { cleanEnv, pkiOrSkip, secret, tempDir, TOKEN } from '../support/live.ts';
 
 const pki = pkiOrSkip('test/live/scale.test.ts');
 const it = pki ? test : test.skip;

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readLive } from '../../plugin/live/reader.ts';
 import { secretPath, startBlackhole, startFakeApiServer, writeKubeconfig } from '../support/fake-apiserver.ts';
-import { cleanEnv, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from './util-live.ts';
+import { cleanEnv, expectFailure, FAST, pkiOrSkip, secret, tempDir, TOKEN, VALUE_MARKER } from '../support/live.ts';
 
 const pki = pkiOrSkip('test/live/transport.test.ts');
 const it = pki ? test : test.skip;

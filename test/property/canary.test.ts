@@ -8,14 +8,14 @@
 // `stringData` overrides for the same key.
 // P6g/P6k: the same for `generate` as Argo CD runs it (a plain-directory app in-process and as a process, and a
 // kustomize app with a secretGenerator literal when kubectl is there), with YAML and with JSON output.
-// The rule and the runners are in test/hostile/canary-sweep.ts (the live-cluster canaries reuse sweepGenerate).
+// The rule and the runners are in test/support/canary-sweep.ts (the live-cluster canaries reuse sweepGenerate).
 import { spawnSync } from 'node:child_process';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { testNeeding } from '../e2e/helpers.ts';
-import { count, leakForms as forms, sweepGenerate, watched as watchStreams, type ArgoApp } from '../hostile/canary-sweep.ts';
-import { cleanup, requireBundle } from '../hostile/support.ts';
+import { testNeeding } from '../support/tools.ts';
+import { count, leakForms as forms, sweepGenerate, watched as watchStreams, type ArgoApp } from '../support/canary-sweep.ts';
+import { cleanup, requireBundle } from '../support/hostile.ts';
 import type { CliRun } from '../support/run-cli.ts';
 import {
   bundleDocs,
@@ -29,9 +29,9 @@ import {
   type Bundle,
   type Rng,
   type WorkloadModel,
-} from './support/generate.ts';
-import { cli, CASES, forAll, type Case } from './support/harness.ts';
-import { randomFormat, renderStream, ymap, type Style, type YMap } from './support/render.ts';
+} from '../support/property-generate.ts';
+import { cli, CASES, forAll, type Case } from '../support/property-harness.ts';
+import { randomFormat, renderStream, ymap, type Style, type YMap } from '../support/property-render.ts';
 
 /** Runs the CLI and records whatever reaches the real process streams meanwhile (console, stray writes). */
 async function watched(argv: string[], stdin: string, env: Record<string, string> = {}): Promise<CliRun & { stray: string }> {

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
-import type { Rng } from './support/generate.ts';
-import { resourceListDoc } from './support/generate.ts';
-import { cli, forAll } from './support/harness.ts';
-import { randomStyle, renderDoc, renderStream, toJS, ymap, YMap, type YNode } from './support/render.ts';
+import type { Rng } from '../support/property-generate.ts';
+import { resourceListDoc } from '../support/property-generate.ts';
+import { cli, forAll } from '../support/property-harness.ts';
+import { randomStyle, renderDoc, renderStream, toJS, ymap, YMap, type YNode } from '../support/property-render.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rollstamp-declared-kinds-'));
 let files = 0;

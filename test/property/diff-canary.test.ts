@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertNoLeak, watched } from '../hostile/canary-sweep.ts';
+import { assertNoLeak, watched } from '../support/canary-sweep.ts';
 import { ROOT } from '../support/run-cli.ts';
-import type { Rng } from './support/generate.ts';
-import { CASES, cli, forAll } from './support/harness.ts';
+import type { Rng } from '../support/property-generate.ts';
+import { CASES, cli, forAll } from '../support/property-harness.ts';
 
 const validate = new Ajv({ strict: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas/stamp-diff.schema.json'), 'utf8')) as object);
 

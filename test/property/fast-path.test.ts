@@ -1,16 +1,16 @@
 // Issue #6: the fast path (the subset reader, documents passed through as their text) prints what the
 // full-parse path prints (ROLLSTAMP_READER=full: every input read by the yaml library) — the same stdout,
 // stderr and exit code for rendered bundles and ResourceLists in random formats, and for benchmark bundles;
-// and the fast path is really taken for the plain ones. The golden cases are compared in differential.test.ts.
+// and the fast path is really taken for the plain ones. The golden cases are compared in test/golden/differential.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { asResourceList, asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { bothReaders } from '../support/both-readers.ts';
 import { runInProcess } from '../support/run-cli.ts';
-import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from './support/generate.ts';
-import { render } from './support/harness.ts';
-import { randomFormat, RENDERER_LIKE, renderStream } from './support/render.ts';
+import { bundleDocs, caseSeed, genBundle, resourceListDoc, Rng } from '../support/property-generate.ts';
+import { render } from '../support/property-harness.ts';
+import { randomFormat, RENDERER_LIKE, renderStream } from '../support/property-render.ts';
 
 test('rendered bundles in random formats (and with every workload a target): the same output either way', async () => {
   let fast = 0;

@@ -3,9 +3,9 @@
 // the same hashes too.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bundleDocs, effectiveNs, genBundle, resourceListDoc, type Rng } from './support/generate.ts';
-import { cli, forAll, render, stamp, stampsOfResourceList, type Stamps } from './support/harness.ts';
-import { randomStyle, renderStream, ymap, type YMap } from './support/render.ts';
+import { bundleDocs, effectiveNs, genBundle, resourceListDoc, type Rng } from '../support/property-generate.ts';
+import { cli, forAll, render, stamp, stampsOfResourceList, type Stamps } from '../support/property-harness.ts';
+import { randomStyle, renderStream, ymap, type YMap } from '../support/property-render.ts';
 
 /** A functionConfig that changes nothing (defaults spelled out), or none. */
 function neutralConfig(rng: Rng): YMap | undefined {

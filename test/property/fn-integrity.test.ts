@@ -5,9 +5,9 @@
 import { parseDocument } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bundleDocs, genBundle, HASH_KEY, isTarget, modelHash, resourceListDoc } from './support/generate.ts';
-import { cli, forAll, stampPathOf } from './support/harness.ts';
-import { randomStyle, renderStream } from './support/render.ts';
+import { bundleDocs, genBundle, HASH_KEY, isTarget, modelHash, resourceListDoc } from '../support/property-generate.ts';
+import { cli, forAll, stampPathOf } from '../support/property-harness.ts';
+import { randomStyle, renderStream } from '../support/property-render.ts';
 
 type Data = Map<unknown, unknown>;
 

@@ -4,10 +4,10 @@
 // changed byte must change, not only the one the mutation was picked for.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { dependsOn, genBundle, isTarget, usesOf, workloadId } from './support/generate.ts';
-import { forAll, render, stamp } from './support/harness.ts';
-import { sensitiveMutations, targetIndices, type MutationKind } from './support/mutate.ts';
-import { randomFormat } from './support/render.ts';
+import { dependsOn, genBundle, isTarget, usesOf, workloadId } from '../support/property-generate.ts';
+import { forAll, render, stamp } from '../support/property-harness.ts';
+import { sensitiveMutations, targetIndices, type MutationKind } from '../support/property-mutate.ts';
+import { randomFormat } from '../support/property-render.ts';
 
 async function changesProperty(name: string, seed: number, kinds: readonly MutationKind[]): Promise<void> {
   let ran = 0;

@@ -5,10 +5,10 @@
 // stamp already in the input.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asText, clone, dependsOn, genBundle, isTarget, usesOf, workloadId, type Bundle, type Rng } from './support/generate.ts';
-import { diffStamps, forAll, render, stamp, type Case } from './support/harness.ts';
-import { allMutations, targetIndices, unusedKeyMutations } from './support/mutate.ts';
-import { PLAIN_STYLE, randomFormat, type Style } from './support/render.ts';
+import { asText, clone, dependsOn, genBundle, isTarget, usesOf, workloadId, type Bundle, type Rng } from '../support/property-generate.ts';
+import { diffStamps, forAll, render, stamp, type Case } from '../support/property-harness.ts';
+import { allMutations, targetIndices, unusedKeyMutations } from '../support/property-mutate.ts';
+import { PLAIN_STYLE, randomFormat, type Style } from '../support/property-render.ts';
 
 /** Renders two bundles (or one bundle two ways) and asserts every workload keeps its stamp. */
 async function sameStamps(c: Case, what: string, a: string, b: string, only?: (id: string) => boolean): Promise<void> {

@@ -4,10 +4,10 @@
 import { parseAllDocuments, Parser } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clone, genBundle, HASH_KEY, isTarget, modelHash, workloadId } from './support/generate.ts';
-import { cli, forAll, render, stamp, stampPathOf } from './support/harness.ts';
-import { utf8Entry } from './support/generate.ts';
-import { randomFormat, randomStyle } from './support/render.ts';
+import { clone, genBundle, HASH_KEY, isTarget, modelHash, workloadId } from '../support/property-generate.ts';
+import { cli, forAll, render, stamp, stampPathOf } from '../support/property-harness.ts';
+import { utf8Entry } from '../support/property-generate.ts';
+import { randomFormat, randomStyle } from '../support/property-render.ts';
 
 test('P4a: stamping twice equals stamping once, byte for byte', async () => {
   await forAll('P4a', 0x9e4a0001, async (c) => {

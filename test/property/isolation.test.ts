@@ -3,10 +3,10 @@
 // same-named sources in other namespaces, sources used only as imagePullSecrets, and edits of other workloads.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clone, dependsOn, genBundle, genWorkload, isTarget, workloadId } from './support/generate.ts';
-import { diffStamps, forAll, render, stamp } from './support/harness.ts';
-import { allMutations } from './support/mutate.ts';
-import { randomFormat } from './support/render.ts';
+import { clone, dependsOn, genBundle, genWorkload, isTarget, workloadId } from '../support/property-generate.ts';
+import { diffStamps, forAll, render, stamp } from '../support/property-harness.ts';
+import { allMutations } from '../support/property-mutate.ts';
+import { randomFormat } from '../support/property-render.ts';
 
 test('P3a: a change to a source leaves the hash of every target that does not use the changed byte', async () => {
   let ran = 0;

@@ -4,9 +4,9 @@
 // Non-targets (opted out, not opted in) keep whatever stamp they had.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { genBundle, isTarget, modelHash, ROW_SHAPES, workloadId } from './support/generate.ts';
-import { cli, forAll, render, stamp, stampsOfStream } from './support/harness.ts';
-import { randomStyle } from './support/render.ts';
+import { genBundle, isTarget, modelHash, ROW_SHAPES, workloadId } from '../support/property-generate.ts';
+import { cli, forAll, render, stamp, stampsOfStream } from '../support/property-harness.ts';
+import { randomStyle } from '../support/property-render.ts';
 
 test('model: each target gets the scheme v1 hash of exactly the bytes the model says it uses', async () => {
   await forAll('model', 0x9e7a0001, async (c) => {

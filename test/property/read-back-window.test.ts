@@ -18,8 +18,8 @@ import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { applyTextEdits } from '../../function/write/apply-edits.ts';
 import { windowsReadBack } from '../../function/write/read-back.ts';
 import { planStampEdit } from '../../function/write/text-edit.ts';
-import type { Rng } from './support/generate.ts';
-import { forAll } from './support/harness.ts';
+import type { Rng } from '../support/property-generate.ts';
+import { forAll } from '../support/property-harness.ts';
 
 const CASES = Number(process.env.PROPERTY_CASES ?? (process.env.CI ? 20_000 : 2_000));
 const KEY = 'rollstamp.dev/hash';

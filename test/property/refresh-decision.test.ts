@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { decideRefreshes } from '../../function/refresh/decide.ts';
 import type { RefreshInput, WorkloadView } from '../../function/model/refresh.ts';
 import { application, appsMap, deployment, HASH_KEY, OWN_KEY, recordOf, SCOPE, sourcesMap, type Consumed, type SourceState } from '../support/refresh-world.ts';
-import { forAll, type Case } from './support/harness.ts';
+import { forAll, type Case } from '../support/property-harness.ts';
 
 interface Use {
   source: number;

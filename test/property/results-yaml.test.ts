@@ -10,8 +10,8 @@ import * as assert from 'uvu/assert';
 import { stringify } from 'yaml';
 import type { Result } from '../../function/model/results.ts';
 import { resultsYaml } from '../../function/write/results-yaml.ts';
-import { Rng } from './support/generate.ts';
-import { forAll } from './support/harness.ts';
+import { Rng } from '../support/property-generate.ts';
+import { forAll } from '../support/property-harness.ts';
 
 const CASES = Number(process.env.PROPERTY_CASES ?? (process.env.CI ? 20_000 : 2_000));
 const SEED = 0x7e5a17e5;

@@ -7,8 +7,8 @@
 import { parseAllDocuments } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Rng } from './support/generate.ts';
-import { cli, forAll } from './support/harness.ts';
+import type { Rng } from '../support/property-generate.ts';
+import { cli, forAll } from '../support/property-harness.ts';
 
 const OLD_VALUES = ['sha256:0000000000000000000000000000000000000000000000000000000000000000', 'stale', 'two words'];
 

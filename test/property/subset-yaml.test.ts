@@ -10,9 +10,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { compareWithYaml } from '../support/subset-compare.ts';
-import { caseSeed, genBundle, Rng } from './support/generate.ts';
-import { render } from './support/harness.ts';
-import { randomFormat, RENDERER_LIKE } from './support/render.ts';
+import { caseSeed, genBundle, Rng } from '../support/property-generate.ts';
+import { render } from '../support/property-harness.ts';
+import { randomFormat, RENDERER_LIKE } from '../support/property-render.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SEED = 0x5b5e7001;

@@ -1,4 +1,5 @@
-// Runs the CLI in-process with a captured Io, or the built bundle as a child process.
+// The one CLI runner of the tests: the CLI in-process with a captured Io, or any command — the built bundle
+// above all — as a child process with its output collected.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../plugin/cli/run-cli.ts';
@@ -52,6 +53,8 @@ export interface ProcessOpts {
   env?: NodeJS.ProcessEnv;
   /** Start from this process's environment instead of PATH only. Default: false. */
   inheritEnv?: boolean;
+  /** `env` is the whole environment, nothing added (a test of what a tool does without PATH). Default: false. */
+  exactEnv?: boolean;
   /** Killed after this long (the run then has `signal` set). Default: 120 s. */
   timeoutMs?: number;
   /** Default: SIGTERM. */
@@ -69,7 +72,7 @@ export interface ProcessRun extends CliRun {
  * - The one place the tests spawn rollstamp and collect its output; `runBundle` is this with the bundle.
  */
 export function runProcess(cmd: string, args: readonly string[], opts: ProcessOpts = {}): ProcessRun {
-  const base: NodeJS.ProcessEnv = opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
+  const base: NodeJS.ProcessEnv = opts.exactEnv ? {} : opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
   const r = spawnSync(cmd, [...args], {
     ...(opts.stdin === 'closed' ? { stdio: ['ignore', 'pipe', 'pipe'] as const } : { input: opts.stdin ?? '' }),
     cwd: opts.cwd ?? ROOT,

@@ -1,11 +1,22 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { pluginConfig } from '../../plugin/settings/plugin-config.ts';
 import { DEFAULT_CONFIG, locateSettings, readConfig } from '../../function/config/config.ts';
 
 const messages = (r: ReturnType<typeof readConfig>): string[] => ('results' in r ? r.results.map((x) => x.message) : []);
 
 test('no functionConfig gives the defaults', () => {
-  assert.equal(readConfig(undefined), { config: DEFAULT_CONFIG });
+  assert.equal(readConfig(undefined), { config: DEFAULT_CONFIG, settings: {} });
+});
+
+test('settings only the plugin reads are validated with the rest but kept off the core config, and the plugin reads them (#36)', () => {
+  const r = readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { targets: 'all', allowEmpty: 'true', skipCrds: 'false', valuesFiles: ' a.yaml, ,b.yaml', renderer: 'helm', hashKeyFile: 'k' } });
+  assert.ok('config' in r);
+  if (!('config' in r)) return;
+  for (const name of ['allowEmpty', 'skipCrds', 'valuesFiles', 'renderer', 'hashKeyFile']) assert.not.ok(name in r.config, name);
+  assert.equal(pluginConfig(r), { ...r.config, allowEmpty: true, skipCrds: false, valuesFiles: ['a.yaml', 'b.yaml'], renderer: 'helm', hashKeyFile: 'k' });
+  assert.equal(pluginConfig({ config: DEFAULT_CONFIG, settings: {} }), { ...DEFAULT_CONFIG, allowEmpty: false, skipCrds: false });
+  assert.ok('results' in readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { allowEmpty: 'yes' } }), 'the core still validates them');
 });
 
 test('a RollstampConfig sets fields under spec', () => {

@@ -14,6 +14,7 @@ import { flagsHelp, parseFlags } from '../../plugin/cli/flags.ts';
 import { DIFF_OUTPUT, type DiffReport } from '../../plugin/output/diff-formats.ts';
 import { chosenFormat, outputFlag, type OutputFormat } from '../../plugin/output/output-format.ts';
 import type { Io } from '../../plugin/process/io.ts';
+import { withRunSettings } from '../../plugin/settings/run-settings.ts';
 import { fences } from '../support/markdown.ts';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
 
@@ -83,7 +84,7 @@ test('the command recipe: its record is listed, completed and loads a module tha
   }
   assert.match(loaded.help, '-n, --name NAME');
   let out = '';
-  const io = { writeStdout: async (t: string) => void (out += t), writeStderr: () => {}, env: {}, cwd: dir, readStdin: async () => new Uint8Array() } as unknown as Io;
+  const io = withRunSettings({ writeStdout: async (t: string) => void (out += t), writeStderr: () => {}, env: {}, cwd: dir, readStdin: async () => new Uint8Array() } as unknown as Io);
   assert.is(await loaded.run(['-n', 'kpt'], io), 0);
   assert.is(out, 'hello, kpt\n');
   const typo = await loaded.run(['--nam', 'x'], io).then(() => undefined, (err: unknown) => err);

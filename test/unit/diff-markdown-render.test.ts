@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { printable, shownName, type StampDiff } from '../../function/index.ts';
 import { mdCode, renderMarkdown } from '../../plugin/output/diff-format.ts';
 import { renderAgentsMarkdown } from '../../plugin/output/kagent1x-format.ts';
-import { Rng } from '../property/support/generate.ts';
+import { Rng } from '../support/property-generate.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
 const markdownIt = new MarkdownIt({ linkify: true }).use(emoji);

@@ -1,7 +1,7 @@
 // The kagent 1.x differential test (#35): a realistic 1.0.x bundle (fixtures/kagent/kagent1x-differential), every
 // consumed Secret and ConfigMap key changed and removed one at a time, every object recreated (a new UID) and
 // removed, spec, metadata, binaryData, reformat and credential-mode edits; for each single edit, `diff` in text,
-// markdown and json gives, per Agent, the verdict the rule table beside it (kagent1x-rules.ts) derives from
+// markdown and json gives, per Agent, the verdict the rule table in test/support/kagent1x-rules.ts derives from
 // kagent's code, names the chain to what changed, and prints no value.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { parseAllDocuments, type Document } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
-import { KEY_RULES, OBJECT_RULES, onKeyRemoved, onObject, onRecreated, onSourceRemoved, onValue, type Verdict } from './kagent1x-rules.ts';
+import { KEY_RULES, OBJECT_RULES, onKeyRemoved, onObject, onRecreated, onSourceRemoved, onValue, type Verdict } from '../support/kagent1x-rules.ts';
 
 const BUNDLE = readFileSync(join(ROOT, 'fixtures/kagent/kagent1x-differential/input.yaml'), 'utf8');
 const validate = new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas/stamp-diff.schema.json'), 'utf8')) as object);

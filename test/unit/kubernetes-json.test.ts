@@ -9,8 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { toKubernetesJson } from '../../function/write/kubernetes-json.ts';
 import { resolveYaml11, type Yaml11Value } from '../../function/write/yaml11.ts';
-import { bundleDocs, caseSeed, genBundle, Rng } from '../property/support/generate.ts';
-import { randomFormat, renderStream, ymap } from '../property/support/render.ts';
+import { bundleDocs, caseSeed, genBundle, Rng } from '../support/property-generate.ts';
+import { randomFormat, renderStream, ymap } from '../support/property-render.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
 const int = (n: bigint): Yaml11Value => ({ type: 'int', value: n });

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { bundleDocs, caseSeed, genBundle, Rng } from '../property/support/generate.ts';
-import { randomFormat, renderStream, ymap, type YNode } from '../property/support/render.ts';
+import { bundleDocs, caseSeed, genBundle, Rng } from '../support/property-generate.ts';
+import { randomFormat, renderStream, ymap, type YNode } from '../support/property-render.ts';
 import { bothReaders } from '../support/both-readers.ts';
 import { runInProcess } from '../support/run-cli.ts';
 

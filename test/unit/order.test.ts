@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { byteOrder } from '../../function/model/order.ts';
-import { Rng } from '../property/support/generate.ts';
+import { Rng } from '../support/property-generate.ts';
 
 const reference = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 

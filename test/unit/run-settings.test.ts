@@ -1,5 +1,5 @@
 // A run reads its environment once (plugin/settings/run-settings.ts): a Proxy env counts every read of every variable
-// during one `stamp` and one `generate`, and each setting is parsed lazily, once, from what was read.
+// during one `stamp` and one `generate`, and each operator setting is parsed by its row, lazily, once.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,8 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from '../../plugin/cli/run-cli.ts';
 import type { Io } from '../../plugin/process/io.ts';
-import { positiveWholeEnv } from '../../plugin/settings/settings.ts';
-import { resolveSetting, runSettings } from '../../plugin/settings/run-settings.ts';
+import { readRunSettings } from '../../plugin/settings/run-settings.ts';
 
 const APP = `apiVersion: apps/v1
 kind: Deployment
@@ -91,25 +90,41 @@ test('one generate reads each environment variable at most once', async () => {
 });
 
 test('a setting is parsed once per run: the same value, or the same error, each time it is asked for', () => {
-  const io: Io = { readStdin: async () => new Uint8Array(), writeStdout: async () => {}, writeStderr: () => {}, env: { ROLLSTAMP_MAX_LIVE_READS: 'many', ROLLSTAMP_MAX_REFERENCES: '7' }, cwd: '/' };
-  assert.is(runSettings(io), runSettings(io));
-  let parses = 0;
-  const twice = [0, 1].map(() => resolveSetting(io, 'counted', () => ++parses));
-  assert.equal(twice, [1, 1]);
-  assert.is(positiveWholeEnv(io, 'ROLLSTAMP_MAX_REFERENCES', 'references'), 7);
+  const settings = readRunSettings({ ROLLSTAMP_MAX_LIVE_READS: 'many', ROLLSTAMP_MAX_REFERENCES: '7' });
+  assert.is(settings.maxReferences, 7);
   const errors = [0, 1].map(() => {
     try {
-      positiveWholeEnv(io, 'ROLLSTAMP_MAX_LIVE_READS', 'reads');
+      return settings.maxLiveReads;
     } catch (err) {
       return err;
     }
-    return undefined;
   });
   assert.ok(errors[0] instanceof Error && errors[0] === errors[1], 'the same error both times');
   assert.is((errors[0] as Error).message, 'ROLLSTAMP_MAX_LIVE_READS must be a positive number of reads');
-  // Another run (another Io) reads its own environment.
-  const other: Io = { ...io, env: { ROLLSTAMP_MAX_REFERENCES: '9' } };
-  assert.is(positiveWholeEnv(other, 'ROLLSTAMP_MAX_REFERENCES', 'references'), 9);
+  // Another run reads its own environment.
+  assert.is(readRunSettings({ ROLLSTAMP_MAX_REFERENCES: '9' }).maxReferences, 9);
+});
+
+test('each operator setting unset or empty is its default; a bad value is one line naming its variable', () => {
+  const unset = readRunSettings({});
+  const empty = readRunSettings({ ROLLSTAMP_MAX_INPUT_BYTES: '', ROLLSTAMP_READER: '', ROLLSTAMP_HELM_ALLOW_HTTP: '' });
+  for (const s of [unset, empty]) {
+    assert.is(s.maxInputBytes, 10 * 1024 * 1024);
+    assert.is(s.renderTimeoutSeconds, 45);
+    assert.is(s.reader, 'fast');
+    assert.is(s.helmAllowHttp, false);
+    assert.is(s.maxReferences, 1000);
+    assert.is(s.liveTimeoutSeconds, 5);
+  }
+  const set = readRunSettings({ ROLLSTAMP_READER: 'full', ROLLSTAMP_HELM_ALLOW_HTTP: 'true', ROLLSTAMP_LIVE_DEADLINE_SECONDS: '999' });
+  assert.is(set.reader, 'full');
+  assert.is(set.helmAllowHttp, true);
+  assert.is(set.liveDeadlineSeconds, 999);
+  const bad = readRunSettings({ ROLLSTAMP_READER: 'quick', ROLLSTAMP_HELM_ALLOW_HTTP: 'yes', ROLLSTAMP_LIVE_DEADLINE_SECONDS: '1000', ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '0' });
+  assert.throws(() => bad.reader, /^UsageError: ROLLSTAMP_READER must be fast or full$|ROLLSTAMP_READER must be fast or full/);
+  assert.throws(() => bad.helmAllowHttp, /ROLLSTAMP_HELM_ALLOW_HTTP must be true or false/);
+  assert.throws(() => bad.liveDeadlineSeconds, /ROLLSTAMP_LIVE_DEADLINE_SECONDS must be a positive number of seconds \(at most 999\)/);
+  assert.throws(() => bad.renderTimeoutSeconds, /ROLLSTAMP_RENDER_TIMEOUT_SECONDS must be a positive number of seconds$/);
 });
 
 test('plugin code reads the environment only through the run settings', () => {

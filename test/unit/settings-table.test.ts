@@ -12,7 +12,9 @@ import { STAMP_HELP } from '../../plugin/commands/stamp.ts';
 import { CONFIG_FLAGS } from '../../plugin/cli/config-flags.ts';
 import { REFRESH_HELP } from '../../plugin/commands/refresh/refresh.ts';
 import { REFRESH_FLAGS } from '../../plugin/commands/refresh/options.ts';
-import { argocdEnvOf, argocdParameterOf, SETTINGS } from '../../plugin/settings/settings-table.ts';
+import { argocdEnvOf, argocdParameterOf, SETTING_TABLE, SETTINGS } from '../../plugin/settings/settings-table.ts';
+import type { SettingsTable } from '../../plugin/settings/setting-row.ts';
+import { DEFAULT_CONFIG, DEFAULT_MAX_KEY_WORK, DEFAULT_MAX_REFERENCES } from '../../function/index.ts';
 import { runInProcess } from '../support/run-cli.ts';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/rollstamp-config.schema.json', import.meta.url), 'utf8')) as {
@@ -33,8 +35,26 @@ test('each field row has the schema\'s type, allowed values and default', () => 
       assert.equal(field.enum, s.values, `${s.name}: allowed values`);
       if (!s.values) assert.is(field.type, s.type, `${s.name}: type`);
     }
-    assert.is(field.default === undefined ? undefined : String(field.default), s.type === 'boolean' ? undefined : s.default, `${s.name}: default`);
+    assert.is(field.default === undefined ? undefined : String(field.default), s.type === 'boolean' || s.default === undefined ? undefined : String(s.default), `${s.name}: default`);
   }
+});
+
+test('a row is typed by the setting it fills: a missing row, a default of the wrong type or an operator row without its parser does not compile (#36)', () => {
+  const { targets: _targets, ...withoutTargets } = SETTING_TABLE;
+  // @ts-expect-error a setting of the config without its row
+  const missing: SettingsTable = withoutTargets;
+  // @ts-expect-error a number setting with a text default
+  const wrongDefault: SettingsTable = { ...SETTING_TABLE, maxInputBytes: { ...SETTING_TABLE.maxInputBytes, default: '10485760' } };
+  // @ts-expect-error an operator setting without its parser
+  const noParser: SettingsTable = { ...SETTING_TABLE, maxKinds: { field: false, env: 'ROLLSTAMP_MAX_KINDS', type: 'number', default: 100 } };
+  assert.ok(missing && wrongDefault && noParser);
+});
+
+test('a core setting\'s default is the core\'s own value, not a copy (#36)', () => {
+  assert.is(SETTING_TABLE.annotationKey.default, DEFAULT_CONFIG.annotationKey);
+  assert.is(SETTING_TABLE.targets.default, DEFAULT_CONFIG.targets);
+  assert.is(SETTING_TABLE.maxReferences.default, DEFAULT_MAX_REFERENCES);
+  assert.is(SETTING_TABLE.maxKeyWork.default, DEFAULT_MAX_KEY_WORK);
 });
 
 test('names are unique in every spelling: setting, flag, variable, Argo CD env and parameter', () => {

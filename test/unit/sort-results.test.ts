@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resourceId, sortResults, type Result } from '../../function/model/results.ts';
-import { Rng } from '../property/support/generate.ts';
+import { Rng } from '../support/property-generate.ts';
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 

@@ -2,11 +2,11 @@
 // context and hash key file rows the other commands share), parsed and checked into one options object.
 import { UsageError } from '../../process/errors.ts';
 import { parseFlags, type FlagSpec, type FlagValues } from '../../cli/flags.ts';
-import type { Io } from '../../process/io.ts';
 import { loadHashKey } from '../../settings/settings.ts';
-import { setting, SETTINGS, type SettingDeclaration } from '../../settings/settings-table.ts';
+import { setting, SETTING_TABLE, SETTINGS, type SettingDeclaration } from '../../settings/settings-table.ts';
 import { parseListen } from './endpoints.ts';
 import type { WatchedType } from './slim.ts';
+import type { RunIo } from '../../settings/run-settings.ts';
 
 export interface RefreshOptions {
   once: boolean;
@@ -41,14 +41,14 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const GVR = /^(?:([a-z0-9]([-a-z0-9.]*[a-z0-9])?)\/)?(v[0-9]+(?:(?:alpha|beta)[0-9]+)?)\/([a-z0-9]+)$/;
 
 /** Parses `args` into options; a bad value is a UsageError naming the flag. */
-export async function refreshOptions(args: readonly string[], io: Io): Promise<RefreshOptions> {
+export async function refreshOptions(args: readonly string[], io: RunIo): Promise<RefreshOptions> {
   const { values, positionals } = parseFlags(args, REFRESH_FLAGS, 'refresh');
   if (positionals.length > 0) throw new UsageError(`refresh takes no arguments (got ${positionals[0]})`);
   const text = (name: string): string | undefined => (typeof values[flagOf(name)] === 'string' ? (values[flagOf(name)] as string) : undefined);
-  const argocdNamespace = namespace(text('argocdNamespace') ?? setting('argocdNamespace').default!, '--argocd-namespace');
+  const argocdNamespace = namespace(text('argocdNamespace') ?? SETTING_TABLE.argocdNamespace.default!, '--argocd-namespace');
   const namespaces = text('watchNamespaces') === undefined ? undefined : namespaceList(values, 'watchNamespaces');
   if (namespaces?.length === 0) throw new UsageError('--namespaces: name at least one namespace, or leave the flag out to watch every namespace');
-  const listen = text('listen') ?? setting('listen').default!;
+  const listen = text('listen') ?? SETTING_TABLE.listen.default!;
   const keyFile = text('hashKeyFile');
   const hashKey = await loadHashKey(keyFile !== undefined ? { hashKeyFile: keyFile } : {}, io);
   const kubeconfig = text('kubeconfig');
@@ -61,13 +61,13 @@ export async function refreshOptions(args: readonly string[], io: Io): Promise<R
     applicationNamespaces: namespaceList(values, 'applicationNamespaces'),
     ...(namespaces ? { namespaces } : {}),
     sharedNamespaces: namespaceList(values, 'sharedNamespaces'),
-    workloadTypes: workloadTypes(text('workloadKinds') ?? setting('workloadKinds').default!),
+    workloadTypes: workloadTypes(text('workloadKinds') ?? SETTING_TABLE.workloadKinds.default!),
     leaderElect: values['leader-elect'] === true,
-    leaseName: text('leaseName') ?? setting('leaseName').default!,
+    leaseName: text('leaseName') ?? SETTING_TABLE.leaseName.default!,
     ...(listen === 'off' ? {} : { listen: parseListen(listen) }),
-    debounceMs: seconds(text('debounceSeconds') ?? setting('debounceSeconds').default!, '--debounce', 0) * 1000,
-    minIntervalMs: seconds(text('minIntervalSeconds') ?? setting('minIntervalSeconds').default!, '--min-interval', 0) * 1000,
-    perMinute: whole(text('maxPerMinute') ?? setting('maxPerMinute').default!, '--max-per-minute'),
+    debounceMs: seconds(text('debounceSeconds') ?? SETTING_TABLE.debounceSeconds.default!, '--debounce', 0) * 1000,
+    minIntervalMs: seconds(text('minIntervalSeconds') ?? SETTING_TABLE.minIntervalSeconds.default!, '--min-interval', 0) * 1000,
+    perMinute: whole(text('maxPerMinute') ?? SETTING_TABLE.maxPerMinute.default!, '--max-per-minute'),
     ...(hashKey ? { hashKey } : {}),
   };
 }

@@ -6,7 +6,6 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { InputError } from '../../process/errors.ts';
 import { flagsHelp } from '../../cli/flags.ts';
-import type { Io } from '../../process/io.ts';
 import { LiveReadError } from '../../live/live-error.ts';
 import { Api, ApiError } from './api.ts';
 import { Passes, type Caches } from './passes.ts';
@@ -17,7 +16,7 @@ import { LeaderElector } from './leader.ts';
 import { Metrics } from './metrics.ts';
 import { REFRESH_FLAGS, refreshOptions, type RefreshOptions } from './options.ts';
 import { line } from './report.ts';
-import { runEnv } from '../../settings/run-settings.ts';
+import type { RunIo } from '../../settings/run-settings.ts';
 import { credentialEnv } from '../../live/live-sources.ts';
 import { slimApplication, slimSource, slimWorkload, type SlimApplication, type SlimSource, type SlimWorkload } from './slim.ts';
 import type { CommandModule } from '../command.ts';
@@ -55,13 +54,13 @@ Examples:
 Exit status: 0 stopped by SIGTERM or SIGINT, or --once done; 1 cannot connect, or (--once) an API request
 failed after retries; 2 bad usage.`;
 
-export async function runRefresh(args: readonly string[], io: Io): Promise<number> {
+export async function runRefresh(args: readonly string[], io: RunIo): Promise<number> {
   const options = await refreshOptions(args, io);
   const stop = new AbortController(); // ends the API's requests, after the Lease is released
   setMaxListeners(0, stop.signal); // one listener per watch and request in flight
   let api: Api;
   try {
-    api = await Api.open({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}), env: credentialEnv(runEnv(io)), signal: stop.signal });
+    api = await Api.open({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}), env: credentialEnv(io.settings.env), signal: stop.signal });
   } catch (err) {
     if (err instanceof LiveReadError) throw new InputError(err.message.replace(/^live read: /, 'refresh: '));
     throw err;
@@ -75,7 +74,7 @@ export async function runRefresh(args: readonly string[], io: Io): Promise<numbe
 }
 
 /** --once: one list of everything, one pass, every request made (no rate limit to wait for). */
-async function once(api: Api, options: RefreshOptions, io: Io): Promise<number> {
+async function once(api: Api, options: RefreshOptions, io: RunIo): Promise<number> {
   const key = options.hashKey ?? randomBytes(32);
   const list = async <T>(type: Parameters<typeof listAll>[1], ns: string | undefined, slim: (raw: Record<string, unknown>) => T): Promise<T[]> => {
     try {
@@ -114,7 +113,7 @@ async function once(api: Api, options: RefreshOptions, io: Io): Promise<number> 
 }
 
 /** The long-running controller: until io.signal aborts, then a clean stop (watches closed, Lease released). */
-async function controller(api: Api, options: RefreshOptions, io: Io): Promise<number> {
+async function controller(api: Api, options: RefreshOptions, io: RunIo): Promise<number> {
   const signal = io.signal ?? new AbortController().signal;
   const say = (text: string): void => io.writeStderr(line(text));
   let watchers: Watchers | undefined;
@@ -184,7 +183,7 @@ async function controller(api: Api, options: RefreshOptions, io: Io): Promise<nu
   });
   const probes = options.listen ? await serveProbes(options.listen, { notReady: () => watchers!.notReady(), metrics: () => metrics.render() }) : undefined;
   const elector = options.leaderElect
-    ? new LeaderElector(api, { namespace: options.argocdNamespace, name: options.leaseName, identity: `${runEnv(io).POD_NAME || hostname()}_${randomBytes(4).toString('hex')}` }, (now) => {
+    ? new LeaderElector(api, { namespace: options.argocdNamespace, name: options.leaseName, identity: `${io.settings.env.POD_NAME || hostname()}_${randomBytes(4).toString('hex')}` }, (now) => {
         leading = now;
         metrics.leader = now ? 1 : 0;
         say(now ? `leading (Lease ${options.argocdNamespace}/${options.leaseName})` : 'no longer leading: standing by');

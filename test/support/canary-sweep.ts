@@ -10,9 +10,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { generateEnv, runGenerate, type ArgoParam } from '../support/argocd-request.ts';
-import { runInProcess, type CliRun } from '../support/run-cli.ts';
-import { tempDir } from './support.ts';
+import { generateEnv, runGenerate, type ArgoParam } from './argocd-request.ts';
+import { runInProcess, type CliRun } from './run-cli.ts';
+import { tempDir } from './hostile.ts';
 
 export type { ArgoParam };
 

@@ -2,10 +2,10 @@
 // update run is never mistaken for a passing one. Review the diff before committing.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeExampleFiles } from './support/argocd-diff-preview.ts';
-import { clusterStampArgs, startCaseCluster } from './support/cluster-fixtures.ts';
-import { loadCases, stampArgs, type GoldenCase } from './support/fixtures.ts';
-import { runInProcess, type CliRun } from './support/run-cli.ts';
+import { writeExampleFiles } from './argocd-diff-preview.ts';
+import { clusterStampArgs, startCaseCluster } from './cluster-fixtures.ts';
+import { loadCases, stampArgs, type GoldenCase } from './fixtures.ts';
+import { runInProcess, type CliRun } from './run-cli.ts';
 
 /** The case's `stamp` run; a case with a cluster.yaml reads its objects from a fake cluster. */
 async function stampCase(c: GoldenCase): Promise<CliRun> {

@@ -20,10 +20,10 @@ import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
-import { assertNoLeak } from '../hostile/canary-sweep.ts';
-import { caseSeed, Rng } from '../property/support/generate.ts';
-import { bothReaders, type RunOpts } from '../support/both-readers.ts';
-import { runInProcess, type CliRun } from '../support/run-cli.ts';
+import { assertNoLeak } from './canary-sweep.ts';
+import { caseSeed, Rng } from './property-generate.ts';
+import { bothReaders, type RunOpts } from './both-readers.ts';
+import { runInProcess, type CliRun } from './run-cli.ts';
 
 export const DEFAULT_SEED = 0x5eed0710;
 /** Cases over all fuzz files: a developer's `npm test` runs 2,000, CI 10,000 (#25). */

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
-import { FIXTURES } from './support/fixtures.ts';
-import { runInProcess } from './support/run-cli.ts';
+import { FIXTURES } from '../support/fixtures.ts';
+import { runInProcess } from '../support/run-cli.ts';
 
 const sha256sum = (input: string): string => execFileSync('sha256sum', { input, encoding: 'utf8' }).split(' ')[0]!;
 

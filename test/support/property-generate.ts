@@ -2,9 +2,9 @@
 // and unrelated objects; what each target uses (from the model, not from rollstamp); mutations of the model;
 // and the model rendered as Kubernetes objects (see render.ts for the text).
 import { createHash, createHmac } from 'node:crypto';
-import { YMap, ymap, type YNode } from './render.ts';
-import { WORKLOAD_ROWS } from '../../../function/kinds/workload-rows.ts';
-import type { WorkloadRow } from '../../../function/model/workload-row.ts';
+import { YMap, ymap, type YNode } from './property-render.ts';
+import { WORKLOAD_ROWS } from '../../function/kinds/workload-rows.ts';
+import type { WorkloadRow } from '../../function/model/workload-row.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // PRNG

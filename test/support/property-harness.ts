@@ -4,10 +4,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, parseDocument, type Document } from 'yaml';
-import { bothReaders, type RunOpts } from '../../support/both-readers.ts';
-import { runInProcess, type CliRun } from '../../support/run-cli.ts';
-import { bundleDocs, caseSeed, effectiveNs, HASH_KEY, Rng, ROW_SHAPES, type Bundle } from './generate.ts';
-import { renderStream, type Style } from './render.ts';
+import { bothReaders, type RunOpts } from './both-readers.ts';
+import { runInProcess, type CliRun } from './run-cli.ts';
+import { bundleDocs, caseSeed, effectiveNs, HASH_KEY, Rng, ROW_SHAPES, type Bundle } from './property-generate.ts';
+import { renderStream, type Style } from './property-render.ts';
 
 /** Cases per property (PROPERTY_CASES overrides). */
 export const CASES = Number(process.env.PROPERTY_CASES ?? 200);

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
-import { bundleDocs, clone, effectiveNs, genBundle, HASH_KEY, resourceListDoc, Rng, type Bundle } from '../property/support/generate.ts';
-import { stampPathOf, stampsOfStream, type Stamps } from '../property/support/harness.ts';
-import { randomFormat, renderDoc, renderStream, ymap, type Style, type YMap } from '../property/support/render.ts';
-import { canonical, checkContract, digestsIn, run, type CaseModule, type FuzzCase, type Run } from './support.ts';
+import { bundleDocs, clone, effectiveNs, genBundle, HASH_KEY, resourceListDoc, Rng, type Bundle } from './property-generate.ts';
+import { stampPathOf, stampsOfStream, type Stamps } from './property-harness.ts';
+import { randomFormat, renderDoc, renderStream, ymap, type Style, type YMap } from './property-render.ts';
+import { canonical, checkContract, digestsIn, run, type CaseModule, type FuzzCase, type Run } from './fuzz.ts';
 
 // ---- inputs -------------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { ROOT, tempDir } from './helpers.ts';
+import { ROOT, tempDir } from './tools.ts';
 
 export interface Step {
   name?: string;

@@ -17,7 +17,7 @@ import {
   type Rng,
   type SourceClass,
   type SourceModel,
-} from './generate.ts';
+} from './property-generate.ts';
 
 export type MutationKind = 'value' | 'add-key' | 'remove-key' | 'add-source' | 'remove-source' | 'relabel' | 'shadow';
 

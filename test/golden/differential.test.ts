@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readSubsetStream } from '../function/read/subset-yaml.ts';
-import { bothReaders, firstDifference, readerDifferences, withFullReader } from './support/both-readers.ts';
-import { loadCases, resourceListOf, stampArgs } from './support/fixtures.ts';
-import { runBundle } from './support/run-cli.ts';
+import { readSubsetStream } from '../../function/read/subset-yaml.ts';
+import { bothReaders, firstDifference, readerDifferences, withFullReader } from '../support/both-readers.ts';
+import { loadCases, resourceListOf, stampArgs } from '../support/fixtures.ts';
+import { runBundle } from '../support/run-cli.ts';
 
 const cases = loadCases();
 

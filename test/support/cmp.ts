@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
-import { generateInCheckout, type ArgoRequest } from '../support/argocd-request.ts';
-import { tempDir, type Run } from './helpers.ts';
+import { generateInCheckout, type ArgoRequest } from './argocd-request.ts';
+import { tempDir, type Run } from './tools.ts';
 
 export type Files = Record<string, string>;
 

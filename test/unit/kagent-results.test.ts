@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Rng } from './property/support/generate.ts';
-import { FIXTURES } from './support/fixtures.ts';
-import { runInProcess } from './support/run-cli.ts';
+import { Rng } from '../support/property-generate.ts';
+import { FIXTURES } from '../support/fixtures.ts';
+import { runInProcess } from '../support/run-cli.ts';
 
 interface Explanation {
   targets: Array<{ resourceRef: { kind: string; name: string }; field: string; hash: string }>;

@@ -2,8 +2,8 @@
 // the KRM function (same hashes), and through the built bundle under plain node.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadCases, resourceListOf, stampArgs } from './support/fixtures.ts';
-import { runBundle, runInProcess } from './support/run-cli.ts';
+import { loadCases, resourceListOf, stampArgs } from '../support/fixtures.ts';
+import { runBundle, runInProcess } from '../support/run-cli.ts';
 
 const cases = loadCases();
 const HASH = /"((?:hmac-)?sha256:[0-9a-f]{64})"/g;

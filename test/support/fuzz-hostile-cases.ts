@@ -5,11 +5,11 @@
 // again changes nothing (`fn`: the same data and digests, on a second and third run).
 // Seed, case count and replay: see support.ts.
 import * as assert from 'uvu/assert';
-import { bundleDocs, genBundle, resourceListDoc, type Rng } from '../property/support/generate.ts';
-import { randomStyle, renderStream, ymap, type Style, type YMap, type YNode } from '../property/support/render.ts';
-import { asResourceList } from '../hostile/support.ts';
-import { fixtureInputs, mutateBytes, mutateText, mutateTree, randomValue } from './mutate.ts';
-import { checkContract, dataOf, digestsIn, run, type CaseModule, type FuzzCase } from './support.ts';
+import { bundleDocs, genBundle, resourceListDoc, type Rng } from './property-generate.ts';
+import { randomStyle, renderStream, ymap, type Style, type YMap, type YNode } from './property-render.ts';
+import { asResourceList } from './hostile.ts';
+import { fixtureInputs, mutateBytes, mutateText, mutateTree, randomValue } from './fuzz-mutate.ts';
+import { checkContract, dataOf, digestsIn, run, type CaseModule, type FuzzCase } from './fuzz.ts';
 
 /** The input as rollstamp reads it (a string is sent as UTF-8: lone surrogates become U+FFFD). */
 const text = (d: string | Uint8Array): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(typeof d === 'string' ? new TextEncoder().encode(d) : d);

@@ -1,11 +1,9 @@
 // Shared set-up for the live-read tests: test PKI, a fake API server per test, a kubeconfig for it, and one
 // check every failure must pass (one line, the right failure kind, no value, no token, no server message).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir as sharedTempDir } from './temp-dirs.ts';
 import * as assert from 'uvu/assert';
 import { LiveReadError, type LiveFailure, type LiveNeed } from '../../plugin/live/reader.ts';
-import { STATUS_MESSAGE_MARKER, testPki, type TestPki } from '../support/fake-apiserver.ts';
+import { STATUS_MESSAGE_MARKER, testPki, type TestPki } from './fake-apiserver.ts';
 
 /** Every Secret value in these tests contains this; no error message may. */
 export const VALUE_MARKER = 'SECRET-VALUE-MARKER-c0ffee';
@@ -21,16 +19,9 @@ export function pkiOrSkip(file: string): TestPki | undefined {
   return p;
 }
 
-let base: string | undefined;
-
-/** A fresh directory under one per-process temp dir, removed at exit. */
+/** A fresh directory, removed when the test process exits (temp-dirs.ts). */
 export function tempDir(): string {
-  if (base === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'rollstamp-live-'));
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-    base = made;
-  }
-  return mkdtempSync(join(base, 't-'));
+  return sharedTempDir('live');
 }
 
 export function secret(namespace: string, name: string): LiveNeed {

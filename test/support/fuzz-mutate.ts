@@ -1,13 +1,13 @@
-// Hostile inputs for the fuzz suites: valid bundles (test/property/support/generate.ts) and the golden fixtures'
+// Hostile inputs for the fuzz suites: valid bundles (test/support/property-generate.ts) and the golden fixtures'
 // inputs, broken on three levels — the object tree (wrong types, duplicated, renamed, deleted or deepened
 // entries, bad base64 where rollstamp decodes), the text (duplicate keys, aliases and anchors, alias bombs, deep
 // nesting, reordered or re-indented lines, stray syntax, document markers and directives, random Unicode) and
 // the bytes (flips, truncation, invalid UTF-8, UTF-16). Each mutator is named, so a failure lists what was done.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { genText, type Rng } from '../property/support/generate.ts';
-import { YMap, type YNode } from '../property/support/render.ts';
-import { ROOT } from '../support/run-cli.ts';
+import { genText, type Rng } from './property-generate.ts';
+import { YMap, type YNode } from './property-render.ts';
+import { ROOT } from './run-cli.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Values

@@ -9,8 +9,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFile
 import { dirname, join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { ROOT, run, tempDir } from './helpers.ts';
-import { git } from './util-ci-runner.ts';
+import { ROOT, run, tempDir } from './tools.ts';
+import { git } from './ci-runner.ts';
 
 export type Step = { name?: string; id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown> };
 export type Job = { needs?: string | string[]; uses?: string; environment?: string; permissions?: Record<string, string>; steps?: Step[]; outputs?: Record<string, string> };

@@ -1,16 +1,14 @@
 // Shared by the end-to-end tests: where the bundle is, running processes, temp dirs, and the rule for
 // tests that need an external tool (kpt, kubectl): missing on a developer machine → skipped with one
 // "skip: TOOL not found on PATH" line; missing in CI (env CI set) → a failing test that says so.
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
-import { assertSameReaders, FULL_READER } from '../support/both-readers.ts';
+import { assertSameReaders, FULL_READER } from './both-readers.ts';
+import { BUNDLE, ROOT, runProcess } from './run-cli.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BUNDLE = join(ROOT, 'dist', 'rollstamp.js');
+export { BUNDLE, ROOT };
 export const EXAMPLE_KPT = join(ROOT, 'examples', 'kpt');
 
 /** `"sha256:<64 hex>"` as rollstamp writes it (quoted). */
@@ -44,22 +42,14 @@ export function requireBundle(): void {
   }
 }
 
-/** A command run to completion. Never throws for a non-zero exit; a spawn failure becomes code -1. */
+/** A command run to completion (runProcess): `env` is its whole environment (default: this process's). */
 export function run(
   cmd: string,
   args: readonly string[],
   opts: { cwd?: string; input?: string | Uint8Array; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Run {
-  const r = spawnSync(cmd, args, {
-    cwd: opts.cwd ?? ROOT,
-    input: opts.input ?? '',
-    env: opts.env ?? process.env,
-    encoding: 'utf8',
-    timeout: opts.timeoutMs ?? 30_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const spawnError = r.error ? `spawn ${cmd} failed: ${r.error.message}\n` : '';
-  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: `${spawnError}${r.stderr ?? ''}` };
+  const r = runProcess(cmd, args, { ...(opts.cwd ? { cwd: opts.cwd } : {}), stdin: opts.input ?? '', env: opts.env ?? process.env, exactEnv: true, timeoutMs: opts.timeoutMs ?? 30_000 });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** `a | b` with a real OS pipe between the two processes; both exit codes are reported. */
@@ -136,18 +126,7 @@ function unavailable(tool: string, why: string, fix: string): Register {
   return (name, fn) => test.skip(name, fn);
 }
 
-const made: string[] = [];
-
-/** A fresh directory under the OS temp dir, removed by `removeTempDirs`. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `rollstamp-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs, tempDir } from './temp-dirs.ts';
 
 /** Every file under `dir` (relative path → bytes as text). */
 export function snapshot(dir: string): Map<string, string> {

@@ -2,31 +2,19 @@
 // peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs, and
 // small bundle builders. Not a test file (no `.test.ts`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
-import { BUNDLE, ROOT, runBundle } from '../support/run-cli.ts';
+import { BUNDLE, ROOT, runBundle } from './run-cli.ts';
 
 export { BUNDLE, ROOT };
 
-const made: string[] = [];
+import { removeTempDirs, tempDir } from './temp-dirs.ts';
 
-/** A fresh directory under the OS temp dir, removed by `cleanup`. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `rollstamp-hostile-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
+export { removeTempDirs as cleanup, tempDir };
 
-export function cleanup(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-
-export function requireBundle(): void {
-  if (!existsSync(BUNDLE)) throw new Error('dist/rollstamp.js not found: run `npm run build` (npm test does this)');
-}
+export { requireBundle } from './tools.ts';
 
 export interface Measured {
   code: number;

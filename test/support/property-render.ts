@@ -1,7 +1,7 @@
 // A small YAML writer for property tests: the same objects in many textual forms (block and flow collections,
 // plain/single/double-quoted scalars, literal blocks, comments, indentation, key and document order, CRLF, BOM,
 // JSON documents). Every form it writes must parse (YAML 1.2) back to exactly the same data.
-import type { Rng } from './generate.ts';
+import type { Rng } from './property-generate.ts';
 
 /** An ordered map: keys are plain strings, so `__proto__` is an ordinary key. */
 export class YMap {

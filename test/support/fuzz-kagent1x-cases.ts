@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { stringify } from 'yaml';
-import type { Rng } from '../property/support/generate.ts';
-import { canonical, checkContract, run, type CaseModule, type FuzzCase } from './support.ts';
+import type { Rng } from './property-generate.ts';
+import { canonical, checkContract, run, type CaseModule, type FuzzCase } from './fuzz.ts';
 
 const NS = 'agents';
 const API = 'api.kagent.dev/v1alpha3';

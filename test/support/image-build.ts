@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
-import { HELM_PACKAGE, readZipEntry } from '../support/helm.ts';
-import { ROOT, run, tempDir } from './helpers.ts';
+import { HELM_PACKAGE, readZipEntry } from './helm.ts';
+import { ROOT, run, tempDir } from './tools.ts';
 
 export interface Image {
   /** The built image's root filesystem (a buildah container's mount point). */

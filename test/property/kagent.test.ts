@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Document, parseAllDocuments, visit } from 'yaml';
-import { Rng } from './property/support/generate.ts';
-import { bothReaders } from './support/both-readers.ts';
+import { Rng } from '../support/property-generate.ts';
+import { bothReaders } from '../support/both-readers.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 0x6b616765);
 const CASES = Number(process.env.PROPERTY_CASES ?? 100);
