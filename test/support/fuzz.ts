@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { addDuplicateKeyErrors, PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
+import { LIVE_RECORD_ANNOTATION } from '../../function/model/constants.ts';
 import { assertNoLeak } from './canary-sweep.ts';
 import { caseSeed, Rng } from './property-generate.ts';
 import { bothReaders, type RunOpts } from './both-readers.ts';
@@ -328,8 +329,9 @@ export function digestsIn(text: string): string[] {
 }
 
 /**
- * A value without entries named `key` (at any depth), without list entries named `ROLLSTAMP_HASH` (a kagent
- * SandboxAgent's stamp is an env entry), without the maps and lists that leaves empty, and without null
+ * A value without entries named `key` (at any depth) or `rollstamp.dev/live-reads` (the record only a render
+ * that reads the cluster writes: one an input carries is replaced with the empty record, #34), without list
+ * entries named `ROLLSTAMP_HASH` (a kagent SandboxAgent's stamp is an env entry), without the maps and lists that leaves empty, and without null
  * entries (`annotations:` with no value is where a stamp goes; Kubernetes reads null as unset).
  */
 function withoutKey(v: unknown, key: string): unknown {
@@ -337,7 +339,7 @@ function withoutKey(v: unknown, key: string): unknown {
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (k === key || x === null) continue;
+      if (k === key || k === LIVE_RECORD_ANNOTATION || x === null) continue;
       const y = withoutKey(x, key);
       if (y && typeof y === 'object' && (Array.isArray(y) ? y.length === 0 : Object.keys(y).length === 0)) continue;
       Object.defineProperty(out, k, { value: y, enumerable: true, configurable: true, writable: true });
