@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, requireBundle, stream, tempDir } from '../support/hostile.ts';
+import { BUNDLE, cleanup, type Ended, requireBundle, stream, tempDir, termIn } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
@@ -31,39 +31,6 @@ function input(configMaps: number, workloads: number, refs: number): string {
     docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web${w}\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n${envFrom}\n`);
   }
   return stream(docs);
-}
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  afterTermMs: number;
-  /** The phase lines printed before the run ended. */
-  phases: string[];
-}
-
-/** `rollstamp stamp --debug app.yaml` on `text`; SIGTERM as soon as the `phase` line arrives. */
-async function termIn(phase: string, text: string, env: Record<string, string> = {}): Promise<Ended> {
-  const dir = tempDir('phase');
-  writeFileSync(join(dir, 'app.yaml'), text);
-  const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let t0 = 0;
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-    if (t0 === 0 && stderr.includes(`rollstamp: debug: ${phase}\n`)) {
-      t0 = Date.now();
-      child.kill('SIGTERM');
-    }
-  });
-  const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (c, s) => resolve({ code: c, signal: s })));
-  clearTimeout(guard);
-  const phases = [...stderr.matchAll(/^rollstamp: debug: (.+)$/gm)].map((m) => m[1]!);
-  return { code, signal, stdout, stderr, afterTermMs: t0 === 0 ? Number.NaN : Date.now() - t0, phases };
 }
 
 function assertTerminated(e: Ended, phase: string): void {

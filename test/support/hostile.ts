@@ -1,7 +1,7 @@
 // Shared by the hostile-input tests: the built bundle as a child process with its wall time, CPU time and
 // peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs, and
-// small bundle builders. Not a test file (no `.test.ts`).
-import { spawnSync } from 'node:child_process';
+// small bundle builders; a run signalled with SIGTERM in a given phase (termIn). Not a test file (no `.test.ts`).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -202,4 +202,40 @@ export function stream(docs: readonly string[]): string {
 /** `rollstamp.dev/hash` values in a text, in order. */
 export function stampsIn(text: string): string[] {
   return [...text.matchAll(/rollstamp\.dev\/hash: "?((?:sha256|hmac-sha256):[0-9a-f]{64})"?/g)].map((m) => m[1]!);
+}
+
+export interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  afterTermMs: number;
+  /** The phase lines printed before the run ended. */
+  phases: string[];
+}
+
+/**
+ * `rollstamp stamp --debug [args] app.yaml` on `text`; SIGTERM as soon as the `phase` line arrives (the
+ * hostile SIGTERM tests: sigterm-phases.test.ts in the worker, run-gate.test.ts on the main thread).
+ */
+export async function termIn(phase: string, text: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<Ended> {
+  const dir = tempDir('phase');
+  writeFileSync(join(dir, 'app.yaml'), text);
+  const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', ...args, 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let t0 = 0;
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+    if (t0 === 0 && stderr.includes(`rollstamp: debug: ${phase}\n`)) {
+      t0 = Date.now();
+      child.kill('SIGTERM');
+    }
+  });
+  const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (c, s) => resolve({ code: c, signal: s })));
+  clearTimeout(guard);
+  const phases = [...stderr.matchAll(/^rollstamp: debug: (.+)$/gm)].map((m) => m[1]!);
+  return { code, signal, stdout, stderr, afterTermMs: t0 === 0 ? Number.NaN : Date.now() - t0, phases };
 }
