@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { asResourceList, asStream, bundleDocuments } from './generate-bundle.ts';
+import { measureProcess, median, type ProcessSample } from './measure-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, 'instruction-rounds': { type: 'string', default: '3' }, 'no-instructions': { type: 'boolean', default: false }, json: { type: 'string' }, bundle: { type: 'string' } } });
@@ -40,37 +41,17 @@ interface Case {
   floor?: string;
   size?: number;
 }
-interface Sample {
-  wallMs: number;
-  cpuSeconds: number;
-  rssMiB: number;
-}
+type Sample = ProcessSample;
 
-/** One process, spawned alike for every case, with its CPU time and peak RSS from bench/rss.cjs. */
-function run(c: Case): Sample {
-  const rssFile = join(work, 'rss');
-  rmSync(rssFile, { force: true });
-  const start = performance.now();
-  const r = spawnSync(process.execPath, ['--require', join(ROOT, 'bench/rss.cjs'), ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...c.env, BENCH_RSS_FILE: rssFile } });
-  const wallMs = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${c.name} failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(0, 300)}`);
-  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpu: number };
-  return { wallMs, cpuSeconds: usage.cpu / 1e6, rssMiB: usage.maxRSS / 1024 };
-}
+/** One process, spawned alike for every case (bench/measure-process.ts). */
+const run = (c: Case): Sample => measureProcess({ ...c, cwd: c.cwd ?? ROOT }, work);
 
-/** Instructions executed by the whole process, every thread, counted by callgrind. */
 function instructions(c: Case): number {
   const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...c.env }, maxBuffer: 2 ** 28 });
   const m = /Collected : (\d+)/.exec(r.stderr.toString());
   if (r.status !== 0 || !m) throw new Error(`${c.name} under callgrind failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(-300)}`);
   return Number(m[1]);
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 const cases: Case[] = [{ name: 'node -e 0', argv: ['-e', '0'] }, { name: 'rollstamp --version', argv: [BUNDLE, '--version'] }];
 for (const size of [3, 300]) {

@@ -13,7 +13,6 @@
 // otherwise), `--json FILE`, `--yaml` (add a yaml parse + print reference row: slow at 50k), `--bundle FILE`
 // (measure another build). Rounds are interleaved (every case once per round), so load on a shared machine
 // falls on all cases alike; the output is markdown. Targets at a size not run are listed as not measured.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { streamDocuments } from '../function/read/stream-documents.ts';
 import { asResourceList, asStream, bundleDocuments, withChangedSecrets } from './generate-bundle.ts';
 import { realShapeDocuments, realShapeUnits } from './real-shape-bundle.ts';
+import { measureProcess, median } from './measure-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = 'usage: bench/run.ts [--sizes N,N,...] [--rounds N] [--quick] [--json FILE] [--yaml] [--bundle FILE]';
@@ -70,31 +70,13 @@ interface Sample {
 
 /** generate's run deadline in the bench: far above what 50k objects take on a loaded 2-core machine. */
 const BENCH_RENDER_TIMEOUT_SECONDS = 1800;
-const baseEnv = { PATH: process.env.PATH ?? '', ROLLSTAMP_MAX_INPUT_BYTES: String(2 ** 31) };
+const baseEnv = { ROLLSTAMP_MAX_INPUT_BYTES: String(2 ** 31) };
 
-/** One process, spawned the same way for every case (floors included), with its peak RSS and CPU from bench/rss.cjs. */
+/** One process, spawned the same way for every case, floors included (bench/measure-process.ts). */
 function run(c: Case): Sample {
-  const rssFile = join(work, 'rss');
-  rmSync(rssFile, { force: true });
-  const input = c.stdin === undefined ? '' : readFileSync(c.stdin);
-  const start = performance.now();
-  const r = spawnSync(process.execPath, ['--require', join(ROOT, 'bench/rss.cjs'), ...c.argv], {
-    cwd: c.cwd ?? ROOT,
-    input,
-    env: { ...baseEnv, ...c.env, BENCH_RSS_FILE: rssFile },
-    maxBuffer: 2 ** 31,
-  });
-  const seconds = (performance.now() - start) / 1000;
-  if (r.status === null || !(c.ok ?? [0]).includes(r.status)) throw new Error(`${c.name} failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(0, 300)}`);
-  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpu: number };
-  return { seconds, cpuSeconds: usage.cpu / 1e6, rssMiB: usage.maxRSS / 1024 };
+  const m = measureProcess({ ...c, cwd: c.cwd ?? ROOT, env: { ...baseEnv, ...c.env } }, work);
+  return { seconds: m.wallMs / 1000, cpuSeconds: m.cpuSeconds, rssMiB: m.rssMiB };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 interface Row {
   size: number;
