@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/ (what the package and the image ship): dist/rollstamp.js, the entry, and the chunks
 // it loads, all running with plain `node` and no node_modules.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -103,6 +103,13 @@ const { metafile } = await build({
   plugins: [slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
   define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo) },
   legalComments: 'none',
+  // Minified, every chunk: node parses and compiles less on every run (a 3-object `stamp` about 7 % fewer
+  // instructions, the core chunk 541 → 290 KB). Without keepNames, which costs back about 3 %: nothing reads a
+  // bundled function's or class's name (RollstampError names itself; yaml's and client-node's errors set theirs).
+  // The source maps go to build/sourcemap/, not dist/: a `--debug` stack of an internal error is mapped back
+  // from there, and the package and the image ship the same bytes as before, without them.
+  minify: true,
+  sourcemap: 'external',
   logLevel: 'warning',
   metafile: true,
 });
@@ -112,6 +119,12 @@ const { metafile } = await build({
 // node_modules/, which a copy of the checkout may share.
 mkdirSync(dirname(METAFILE), { recursive: true });
 writeFileSync(METAFILE, JSON.stringify(metafile));
+
+// The source maps leave dist/ (which ships) for build/sourcemap/.
+const SOURCEMAPS = 'build/sourcemap';
+rmSync(SOURCEMAPS, { recursive: true, force: true });
+mkdirSync(SOURCEMAPS, { recursive: true });
+for (const f of readdirSync('dist')) if (f.endsWith('.js.map')) renameSync(`dist/${f}`, `${SOURCEMAPS}/${f}`);
 
 // Chunks of an earlier build must not ship. They are removed after the new files are written (not by emptying
 // dist/ first), so a run of dist/rollstamp.js meanwhile still finds every file it loads.
