@@ -4,8 +4,8 @@
 // output text. Besides the runs, what the plugin uses: settings, results, diff, and the readers of config
 // files and live objects. Synchronous and pure: no files, no env, no clock.
 export { startListRun } from './run/list-run.ts';
-export { startStreamRun, type StreamInput } from './run/stream-run.ts';
-export type { Run, RunOutcome } from './run/run.ts';
+export { startStreamRun, type StreamInput, type StreamRunOptions } from './run/stream-run.ts';
+export type { Run, RunOutcome, RunStart } from './run/run.ts';
 export type { Config, ReadLimits } from './model/config.ts';
 export { DEFAULT_MAX_KEY_WORK, DEFAULT_MAX_KIND_PATHS, DEFAULT_MAX_KINDS, DEFAULT_MAX_REFERENCES } from './model/config.ts';
 export { DEFAULT_MAX_PREVIEW_ROWS } from './hash/kagent1x-preview.ts';

@@ -2,10 +2,9 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
-import type { Deadline } from '../model/deadline.ts';
 import { findUnsafeNode, toPlain } from '../model/nodes.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
@@ -14,17 +13,14 @@ import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
 import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
 
-export interface ListRunOptions {
-  /** `full`: the yaml library reads the list (an escape hatch; tests compare the two). Default: `fast`. */
-  reader?: ReadMode;
+/** A list run reads with `reader` and checks `deadline` (RunStart); it reports no phases. */
+export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'> {
   /** The operator's cap on references per target (never from the functionConfig). Default: the config's. */
   maxReferences?: number;
   /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
   maxKeyWork?: number;
-  /** The run's deadline, given once: checked while reading the settings, planning and hashing. Default: none. */
-  deadline?: Deadline;
-  /** The operator's bounds on the functionConfig's `spec.kinds` (#33). Default: the core's. */
-  limits?: ReadLimits;
+  /** The operator's bounds on the functionConfig's `spec.kinds` (#33); the deadline is the run's own. Default: the core's. */
+  limits?: Omit<ReadLimits, 'deadline'>;
 }
 
 /**

@@ -19,8 +19,6 @@ export interface LiveSettings {
   namespaces?: ReadonlySet<string>;
   /** Where the scope came from, for the warning about references outside it. */
   scopeOrigin?: string;
-  /** The whole run's deadline (generate): live reads end by then, and so does an exec credential plugin. */
-  deadline?: RunDeadline;
 }
 
 /** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
@@ -71,6 +69,7 @@ export interface LiveRead {
  * - With planning errors nothing is read (the run's `needs` is undefined; `finish` reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
+ * - The run's deadline (`io.deadline`, generate) ends the reads, and an exec credential plugin, by then.
  */
 export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: RunIo): Promise<LiveRead | undefined> {
   if (run.needs === undefined) return undefined;
@@ -85,14 +84,14 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
   }
   const { readLive } = await import('./reader.ts');
-  const deadlineMs = liveDeadlineMs(io.settings.liveDeadlineSeconds * 1000, settings.deadline);
+  const deadlineMs = liveDeadlineMs(io.settings.liveDeadlineSeconds * 1000, io.deadline);
   const requestTimeoutMs = io.settings.liveTimeoutSeconds * 1000;
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
     env: credentialEnv(io.settings.env),
     deadlineMs,
-    ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
+    ...(io.deadline !== undefined ? { runDeadline: io.deadline } : {}),
     requestTimeoutMs,
   });
   return { fetched: outcome.fetched, versions: outcome.versions };

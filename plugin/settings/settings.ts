@@ -9,7 +9,7 @@ import { decode } from '../inputs/read-inputs.ts';
 import { envOf } from './settings-table.ts';
 import configSchema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { closest } from '../cli/flags.ts';
-import { type Config, type Deadline, findUnsafeNode, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type Result } from '../../function/index.ts';
+import { type Config, findUnsafeNode, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type Result } from '../../function/index.ts';
 import type { RunIo, RunSettings } from './run-settings.ts';
 import { type PluginConfig, pluginConfig } from './plugin-config.ts';
 import { summarize } from '../output/result-lines.ts';
@@ -112,11 +112,6 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
  */
 export function withOperatorLimits<C extends Config>(config: C, settings: RunSettings): C {
   return { ...config, maxReferences: settings.maxReferences, maxKeyWork: settings.maxKeyWork, maxPreviewRows: settings.maxPreviewRows };
-}
-
-/** What reading settings may cost (ROLLSTAMP_MAX_KINDS, ROLLSTAMP_MAX_KIND_PATHS), and the run's deadline if it has one (#33). */
-export function readLimits(settings: RunSettings, deadline?: Deadline): ReadLimits {
-  return { maxKinds: settings.maxKinds, maxKindPaths: settings.maxKindPaths, ...(deadline ? { deadline } : {}) };
 }
 
 /** The settings a functionConfig may hold (the schema's `spec`), for "did you mean" on a typo. */
