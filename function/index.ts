@@ -27,7 +27,7 @@ export { findUnsafeNode, toPlain } from './model/nodes.ts';
 export { fromYaml } from './read/from-yaml.ts';
 export { formatResult, hasErrors, oneLine, resourceId, targetId, writtenTargetId, type Result } from './model/results.ts';
 export { ESCAPED_NAME_NOTE, isShownOtherwise, printable, printableData, printableJson, shownLabel, shownName } from './model/printable.ts';
-export { DEFAULT_READ_MODE, parseYamlDocument, READ_MODES, type ReadMode } from './read/parse-yaml.ts';
+export { DEFAULT_READ_MODE, parseYamlDocument, READ_MODES } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';

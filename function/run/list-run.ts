@@ -13,12 +13,11 @@ import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
 import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
 
-/** A list run reads with `reader` and checks `deadline` (RunStart); it reports no phases. */
-export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'> {
-  /** The operator's cap on references per target (never from the functionConfig). Default: the config's. */
-  maxReferences?: number;
-  /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
-  maxKeyWork?: number;
+/**
+ * A list run reads with `reader` and checks `deadline` (RunStart); it reports no phases. `maxReferences` and
+ * `maxKeyWork` are the operator's caps (never from the functionConfig). Default: the config's.
+ */
+export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'>, Partial<Pick<Config, 'maxReferences' | 'maxKeyWork'>> {
   /** The operator's bounds on the functionConfig's `spec.kinds` (#33); the deadline is the run's own. Default: the core's. */
   limits?: Omit<ReadLimits, 'deadline'>;
 }

@@ -13,6 +13,7 @@ import { repoRoot } from './repo-root.ts';
 import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings/settings-table.ts';
 import { locateSettings, type RawSettings } from '../../function/index.ts';
 import { readLimits, type RunIo } from '../settings/run-settings.ts';
+import type { ShellSettings } from '../settings/setting-row.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');
@@ -32,7 +33,7 @@ const BY_PARAMETER = new Map(SETTINGS.map((s) => [argocdParameterOf(s.name), s.n
 export interface AppConfig {
   config: PluginConfig;
   /** `yaml` (default) or `json`: from ROLLSTAMP_OUTPUT on the sidecar or the Application. */
-  output: 'yaml' | 'json';
+  output: ShellSettings['output'];
   /** Size of `.rollstamp.yaml`: it counts against the input limit. */
   settingsBytes: number;
 }

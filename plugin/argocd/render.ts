@@ -19,7 +19,7 @@ import type { RunIo, TimedRunIo } from '../settings/run-settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
-export type Renderer = 'kustomize' | 'helm' | 'directory';
+export type Renderer = NonNullable<PluginConfig['renderer']>;
 
 /** The renderer for the app directory: the setting, else kustomize, helm or directory by the files present. */
 export function detectRenderer(dir: string, config: PluginConfig): Renderer {

@@ -7,6 +7,7 @@ import { SETTINGS } from '../settings/settings-table.ts';
 import type { RawSettings } from '../../function/index.ts';
 import type { PluginConfig } from '../settings/plugin-config.ts';
 import { readLimits, type RunIo } from '../settings/run-settings.ts';
+import type { LiveSettings } from '../live/live-sources.ts';
 
 /** Config flags, in help order: `--config`, then every setting of the table (settings-table.ts) that has a flag. */
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
@@ -67,8 +68,8 @@ export function inputPaths(values: FlagValues, positionals: readonly string[]): 
   return [...positionals, ...(Array.isArray(files) ? files : [])];
 }
 
-/** `--kubeconfig` and `--context`, for the live reader. */
-export function liveFlags(values: FlagValues): { kubeconfig?: string; context?: string } {
+/** `stamp`, `explain` and `diff`: `--kubeconfig` and `--context` for the live reader; any namespace. */
+export function liveFlags(values: FlagValues): LiveSettings {
   const pick = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
   const kubeconfig = pick('kubeconfig');
   const context = pick('context');

@@ -3,7 +3,6 @@
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
 import { UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import { liveSettingsFromFlags } from '../live/live-sources.ts';
 import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { EXPLAIN_OUTPUT } from '../output/explain-formats.ts';
@@ -57,7 +56,7 @@ export async function runExplain(args: readonly string[], io: RunIo): Promise<nu
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true, write: false });
+  const run = await stampStreams(paths, config, io, liveFlags(values), { keyDetail: true, kagentPreview: true, write: false });
   const outcome = run;
   const failed = hasErrors(outcome.results);
   if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);

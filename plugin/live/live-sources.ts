@@ -8,10 +8,10 @@ import { envOf } from '../settings/settings-table.ts';
 import type { RunDeadline } from '../process/run-deadline.ts';
 import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../../function/index.ts';
 import type { RunIo } from '../settings/run-settings.ts';
+import type { LiveOptions } from './types.ts';
 
-export interface LiveSettings {
-  kubeconfig?: string;
-  context?: string;
+/** Where and how a command's live reads go: the reader's own kubeconfig and context, and the tenant scope. */
+export interface LiveSettings extends Pick<LiveOptions, 'kubeconfig' | 'context'> {
   /**
    * Namespaces live reads may touch (generate: the destination namespace and the operator's allowlist);
    * undefined: any. A reference elsewhere is treated as missing, without a request.
@@ -27,14 +27,6 @@ export const LIVE_NAMESPACES_ENV = envOf('liveNamespaces');
 export const KUBE_CONTEXT_ENV = envOf('kubeContext');
 /** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
 export const MAX_LIVE_READS_ENV = envOf('maxLiveReads');
-
-/** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
-export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
-  return {
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
-    ...(values.context !== undefined ? { context: values.context } : {}),
-  };
-}
 
 /**
  * `generate`: live reads touch only the Application's destination namespace (ARGOCD_APP_NAMESPACE) and the

@@ -11,6 +11,7 @@ import configSchema from '../../schemas/rollstamp-config.schema.json' with { typ
 import { closest } from '../cli/flags.ts';
 import { type Config, findUnsafeNode, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type Result } from '../../function/index.ts';
 import type { RunIo, RunSettings } from './run-settings.ts';
+import type { OperatorCaps } from './setting-row.ts';
 import { type PluginConfig, pluginConfig } from './plugin-config.ts';
 import { summarize } from '../output/result-lines.ts';
 
@@ -111,7 +112,8 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
  * `ROLLSTAMP_MAX_PREVIEW_ROWS`); they are never read from a functionConfig or a repository.
  */
 export function withOperatorLimits<C extends Config>(config: C, settings: RunSettings): C {
-  return { ...config, maxReferences: settings.maxReferences, maxKeyWork: settings.maxKeyWork, maxPreviewRows: settings.maxPreviewRows };
+  const caps: OperatorCaps = { maxReferences: settings.maxReferences, maxKeyWork: settings.maxKeyWork, maxPreviewRows: settings.maxPreviewRows };
+  return { ...config, ...caps };
 }
 
 /** The settings a functionConfig may hold (the schema's `spec`), for "did you mean" on a typo. */
