@@ -23,8 +23,7 @@ export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOT
 export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { DEFAULT_CONFIG, locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings, type ReadConfig } from './config/config.ts';
-export { findUnsafeNode, toPlain } from './model/nodes.ts';
-export { fromYaml } from './read/from-yaml.ts';
+export { readConfigObject } from './config/config-object.ts';
 export { formatResult, hasErrors, oneLine, resourceId, targetId, writtenTargetId, type Result } from './model/results.ts';
 export { ESCAPED_NAME_NOTE, isShownOtherwise, printable, printableData, printableJson, shownLabel, shownName } from './model/printable.ts';
 export { DEFAULT_READ_MODE, parseYamlDocument, READ_MODES } from './read/parse-yaml.ts';

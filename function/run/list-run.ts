@@ -4,8 +4,8 @@
 import { apply, startPlan } from './apply.ts';
 import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';
+import { readConfigObject } from '../config/config-object.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
-import { findUnsafeNode, toPlain } from '../model/nodes.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
 import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
@@ -108,14 +108,11 @@ function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?
 /** The settings a list's functionConfig gives: the core's config, and every setting as given. */
 type ListSettings = { config: Config; settings: Readonly<RawSettings> };
 
-/** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
+/** The functionConfig's settings, read as every config is (readConfigObject: aliases and merge keys refused first). */
 function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits, deadline }: ListRunOptions): ListSettings | { refused: Refusal } {
-  let plain: unknown;
-  if (functionConfig !== null && functionConfig !== undefined) {
-    if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
-    plain = toPlain(functionConfig);
-  }
-  const read = readConfig(plain, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
+  const plain = readConfigObject({ node: functionConfig }, 'functionConfig');
+  if ('error' in plain) return { refused: { message: plain.error } };
+  const read = readConfig(plain.object, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
   if ('results' in read) return { refused: { results: read.results } };
   return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) }, settings: read.settings };
 }
