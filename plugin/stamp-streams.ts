@@ -1,22 +1,11 @@
 // Shared by `stamp`, `explain`, `generate` and `diff`: the settings the environment adds, the hash key, the
 // core's stream run started over the read streams, the live sources it needs, and the run finished.
-import { InputError } from './process/errors.ts';
 import { readLiveSources, type LiveSettings } from './live/live-sources.ts';
 import { readInputs } from './inputs/read-inputs.ts';
 import { loadHashKey, withOperatorLimits } from './settings/settings.ts';
 import type { PluginConfig } from './settings/plugin-config.ts';
 import { type RunOutcome, startStreamRun, type StreamInput, type StreamRunOptions } from '../function/index.ts';
 import { runStart, type RunIo } from './settings/run-settings.ts';
-
-/**
- * Zero objects in is an error unless allowed: `renderer | rollstamp stamp --check -` must not pass CI when
- * the renderer failed and printed nothing (#12).
- */
-export function refuseEmpty(run: RunOutcome, paths: readonly string[], allowEmpty: boolean | undefined): void {
-  if (run.objects > 0 || allowEmpty) return;
-  const where = paths.length === 0 || (paths.length === 1 && paths[0] === '-') ? 'standard input' : paths.join(', ');
-  throw new InputError(`no objects in ${where}; pass --allow-empty if an empty input is expected`);
-}
 
 /** Reads plain multi-document inputs and stamps them. */
 export async function stampStreams(

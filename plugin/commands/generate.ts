@@ -12,6 +12,7 @@ import { liveSettingsForGenerate } from '../live/live-sources.ts';
 import { RunDeadline } from '../process/run-deadline.ts';
 import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings/settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
+import { refuseEmpty } from '../inputs/refuse-empty.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
 import { type RunIo, type TimedRunIo, withDeadline } from '../settings/run-settings.ts';
@@ -113,9 +114,7 @@ async function generate(io: TimedRunIo, renderOnly: boolean): Promise<number> {
   const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live: liveSettingsForGenerate(io) });
   deadline.check('stamping');
   if (hasErrors(run.results)) throw new InputError(summarize(run.results));
-  if (run.objects === 0 && !config.allowEmpty) {
-    throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);
-  }
+  refuseEmpty(run, config.allowEmpty, { renderer });
   printWarnings(run.results, io);
   if (output === 'yaml') {
     await io.writeStdout(run.output);
