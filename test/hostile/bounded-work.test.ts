@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
-import { assertFailsClosed, assertWithinBaseline, cleanup, deployment, requireBundle, runMeasured, secret, stampsIn, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { deployment, secret, stampsIn, stream } from '../support/objects.ts';
 import { sized } from '../support/sizes.ts';
 
 test.before(requireBundle);
@@ -33,7 +34,7 @@ function anchoredMap(n: number, opts: { alias?: boolean; duplicateLast?: boolean
 /** A Deployment using Secret db whose rollstamp.dev/secrets names `n` Secrets. */
 function manyNames(n: number): string {
   const names = Array.from({ length: n }, (_, i) => `s${i}`).join(',');
-  return deployment('web', 'db').replace('    rollstamp.dev/enabled: "true"\n', `    rollstamp.dev/enabled: "true"\n    rollstamp.dev/secrets: "${names}"\n`);
+  return deployment('web', { secret: 'db' }).replace('    rollstamp.dev/enabled: "true"\n', `    rollstamp.dev/enabled: "true"\n    rollstamp.dev/secrets: "${names}"\n`);
 }
 
 function inFile(text: string, name = 'input.yaml'): string {
@@ -43,7 +44,7 @@ function inFile(text: string, name = 'input.yaml'): string {
 }
 
 test(`${n(KEYS)} keys with one anchor: stamped within 2 × the yaml library (#12)`, () => {
-  const text = stream([DB, anchoredMap(KEYS), deployment('web', 'db')]);
+  const text = stream([DB, anchoredMap(KEYS), deployment('web', { secret: 'db' })]);
   const dir = inFile(text);
   const r = assertWithinBaseline(() => runMeasured(['stamp', 'input.yaml'], { cwd: dir }), text, 'anchored map');
   assert.is(r.code, 0, r.stderr.slice(0, 300));
@@ -52,7 +53,7 @@ test(`${n(KEYS)} keys with one anchor: stamped within 2 × the yaml library (#12
 });
 
 test(`${n(KEYS)} aliases of one anchor in an unrelated ConfigMap: passed through within 2 × the yaml library (#12)`, () => {
-  const text = stream([DB, anchoredMap(KEYS, { alias: true }), deployment('web', 'db')]);
+  const text = stream([DB, anchoredMap(KEYS, { alias: true }), deployment('web', { secret: 'db' })]);
   const dir = inFile(text);
   const r = assertWithinBaseline(() => runMeasured(['stamp', 'input.yaml'], { cwd: dir }), text, 'aliases');
   assert.is(r.code, 0, r.stderr.slice(0, 300));
@@ -60,7 +61,7 @@ test(`${n(KEYS)} aliases of one anchor in an unrelated ConfigMap: passed through
 });
 
 test(`a duplicate key after ${n(KEYS)} anchored keys is found, with its line, within 2 × the yaml library (#12)`, () => {
-  const text = stream([DB, anchoredMap(KEYS, { duplicateLast: true }), deployment('web', 'db')]);
+  const text = stream([DB, anchoredMap(KEYS, { duplicateLast: true }), deployment('web', { secret: 'db' })]);
   const dir = inFile(text);
   const r = assertWithinBaseline(() => runMeasured(['stamp', 'input.yaml'], { cwd: dir }), text, 'duplicate key');
   assertFailsClosed(r, 'duplicate key');
@@ -76,7 +77,7 @@ function multiLineQuoted(n: number, quote: '"' | "'"): string {
 
 for (const quote of ['"', "'"] as const) {
   test(`a ${quote === '"' ? 'double' : 'single'}-quoted scalar of ${n(LINES)} lines: stamped within 2 × the yaml library, as the yaml library reads it (#26)`, () => {
-    const text = stream([DB, multiLineQuoted(LINES, quote), deployment('web', 'db', 'lines')]);
+    const text = stream([DB, multiLineQuoted(LINES, quote), deployment('web', { secret: 'db', configMap: 'lines' })]);
     const dir = inFile(text);
     const r = assertWithinBaseline(() => runMeasured(['stamp', 'input.yaml'], { cwd: dir }), text, 'multi-line quoted scalar');
     assert.is(r.code, 0, r.stderr.slice(0, 300));
@@ -93,7 +94,7 @@ test('a duplicate key is still refused in every reader: fn, a --config file, .ro
   assert.is(fn.code, 1);
   assert.ok(fn.stderr.includes('duplicate key'), fn.stderr);
   const dir = inFile('apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  targets: all\n  targets: opted-in\n', 'config.yaml');
-  writeFileSync(join(dir, 'input.yaml'), stream([DB, deployment('web', 'db')]));
+  writeFileSync(join(dir, 'input.yaml'), stream([DB, deployment('web', { secret: 'db' })]));
   const cfg = await runInProcess(['stamp', '--config', 'config.yaml', 'input.yaml'], { cwd: dir });
   assert.is(cfg.code, 1);
   assert.is(cfg.stdout, '');
@@ -154,7 +155,7 @@ for (const [where, setup] of [
   ['parameter max-references', () => ({ ARGOCD_APP_PARAMETERS: '[{"name":"max-references","string":"100000"}]' })],
 ] as const) {
   test(`generate: the caps are operator-only, refused from ${where} (#12)`, async () => {
-    const dir = inFile(stream([DB, deployment('web', 'db')]), 'app.yaml');
+    const dir = inFile(stream([DB, deployment('web', { secret: 'db' })]), 'app.yaml');
     const env = (setup(dir) ?? {}) as Record<string, string>;
     const r = await runInProcess(['generate'], { cwd: dir, env });
     assert.is(r.code, 2, r.stderr);
@@ -166,7 +167,7 @@ for (const [where, setup] of [
 test(`.rollstamp.yaml of ${n(KEYS)} settings: refused within 2 × the yaml library (#12)`, () => {
   const lines = Array.from({ length: KEYS }, (_, i) => `  k${i}: v${i}`);
   const config = `apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n${lines.join('\n')}\n`;
-  const dir = inFile(stream([DB, deployment('web', 'db')]), 'app.yaml');
+  const dir = inFile(stream([DB, deployment('web', { secret: 'db' })]), 'app.yaml');
   writeFileSync(join(dir, '.rollstamp.yaml'), config);
   const r = assertWithinBaseline(() => runMeasured(['generate'], { cwd: dir }), config, '.rollstamp.yaml of many keys');
   assert.is(r.code, 2, r.stderr.slice(0, 300));
@@ -176,7 +177,7 @@ test(`.rollstamp.yaml of ${n(KEYS)} settings: refused within 2 × the yaml libra
 
 test(`.rollstamp.yaml with a selector of ${n(SELECTOR_BYTES)} bytes: read within 2 × the yaml library (#12)`, () => {
   const config = `apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  selector: ${'a'.repeat(SELECTOR_BYTES)}\n`;
-  const dir = inFile(stream([DB, deployment('web', 'db')]), 'app.yaml');
+  const dir = inFile(stream([DB, deployment('web', { secret: 'db' })]), 'app.yaml');
   writeFileSync(join(dir, '.rollstamp.yaml'), config);
   const r = assertWithinBaseline(() => runMeasured(['generate'], { cwd: dir }), config, 'long selector');
   assert.is(r.code, 0, r.stderr.slice(0, 300));
@@ -185,7 +186,7 @@ test(`.rollstamp.yaml with a selector of ${n(SELECTOR_BYTES)} bytes: read within
 
 test(`.rollstamp.yaml with a selector of ${n(REQUIREMENTS)} requirements: refused within 2 × the yaml library, naming the limit (#12)`, () => {
   const config = `apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  selector: "${'a=b,'.repeat(REQUIREMENTS)}a=b"\n`;
-  const dir = inFile(stream([DB, deployment('web', 'db')]), 'app.yaml');
+  const dir = inFile(stream([DB, deployment('web', { secret: 'db' })]), 'app.yaml');
   writeFileSync(join(dir, '.rollstamp.yaml'), config);
   const r = assertWithinBaseline(() => runMeasured(['generate'], { cwd: dir }), config, 'selector of many terms');
   assert.ok(r.code !== 0 && r.stdout === '', r.stderr.slice(0, 300));

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asResourceList, assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, stampsIn, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { asResourceList, stampsIn, stream } from '../support/objects.ts';
 import { FULL_SIZES } from '../support/sizes.ts';
 
 test.before(requireBundle);
