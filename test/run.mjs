@@ -4,7 +4,8 @@
 //
 // Usage: node test/run.mjs [--jobs N] [PATH…]
 // - PATH: test files or directories (every `*.test.ts` below them, hidden directories skipped); default `test`.
-// - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism(), at least 2, at most 4.
+// - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism() + 1 (a shard waiting on a
+//   process, a socket or a timer leaves its core to the extra one), at least 2, at most 4.
 // - A file with a line `// Runs alone: <why>` in its header (it packs or rebuilds dist/, or changes other
 //   shared state) runs after the parallel shards with nothing beside it.
 // - ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS (default 1200): a shard still running then is killed and fails.
@@ -36,7 +37,7 @@ function parseJobs(raw, from) {
 
 /** Options and paths from argv. */
 function parseArgs(argv) {
-  let jobs = process.env.ROLLSTAMP_TEST_JOBS ? parseJobs(process.env.ROLLSTAMP_TEST_JOBS, 'ROLLSTAMP_TEST_JOBS') : Math.min(4, Math.max(2, availableParallelism()));
+  let jobs = process.env.ROLLSTAMP_TEST_JOBS ? parseJobs(process.env.ROLLSTAMP_TEST_JOBS, 'ROLLSTAMP_TEST_JOBS') : Math.min(4, Math.max(2, availableParallelism() + 1));
   const paths = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
