@@ -16,6 +16,12 @@ import { sized } from './sizes.ts';
  */
 export const CASES = Number(process.env.PROPERTY_CASES ?? sized(200, 100));
 
+/**
+ * `n` of every 200 cases, for this run's CASES: the distribution checks ("at least n cases had a stale stamp")
+ * were written for 200 cases; the first 100 of a seed draw the same cases, so they hold the same share.
+ */
+export const perCases = (n: number): number => Math.ceil((n * CASES) / 200);
+
 export interface Case {
   rng: Rng;
   /** `seed=0x… case=N`, for messages. */
