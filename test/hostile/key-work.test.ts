@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
-import { asResourceList, assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, stampsIn, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { asResourceList, stampsIn, stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

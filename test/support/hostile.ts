@@ -1,6 +1,6 @@
 // Shared by the hostile-input tests: the built bundle as a child process with its wall time, CPU time and
-// peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs, and
-// small bundle builders; a run signalled with SIGTERM in a given phase (termIn). Not a test file (no `.test.ts`).
+// peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs; a run
+// signalled with SIGTERM in a given phase (termIn). The objects they feed it are in objects.ts. Not a test file.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -143,65 +143,6 @@ export function assertFailsClosed(r: { code: number; stdout: string; stderr: str
  */
 export function assertCheap(run: () => Measured, input: string | Uint8Array, what: string): Measured {
   return assertWithinBaseline(run, input, what, RSS_LIMIT_KIB);
-}
-
-/** Wraps YAML documents (block style, no directives) as the items of a ResourceList. */
-export function asResourceList(docs: readonly string[], functionConfig?: string): string {
-  const items = docs
-    .map((doc) =>
-      doc
-        .replace(/\n+$/, '')
-        .split('\n')
-        .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
-        .join('\n'),
-    )
-    .join('\n');
-  const fc = functionConfig ? `functionConfig: ${functionConfig}\n` : '';
-  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${fc}items:\n${items}\n`;
-}
-
-/** A Deployment that opts in and uses Secret `secret` (envFrom) and, if given, ConfigMap `configMap`. */
-export function deployment(name: string, secret: string, configMap?: string, extraTemplate = ''): string {
-  const cm = configMap ? `\n        - configMapRef: {name: ${configMap}}` : '';
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  annotations:
-    rollstamp.dev/enabled: "true"
-spec:
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}${extraTemplate}
-    spec:
-      containers:
-      - name: c
-        image: example/app:1
-        envFrom:
-        - secretRef: {name: ${secret}}${cm}
-`;
-}
-
-export function secret(name: string, dataLines: string): string {
-  return `apiVersion: v1
-kind: Secret
-metadata:
-  name: ${name}
-data:
-${dataLines}
-`;
-}
-
-/** Joins documents into one YAML stream. */
-export function stream(docs: readonly string[]): string {
-  return docs.map((d) => d.replace(/\n*$/, '\n')).join('---\n');
-}
-
-/** `rollstamp.dev/hash` values in a text, in order. */
-export function stampsIn(text: string): string[] {
-  return [...text.matchAll(/rollstamp\.dev\/hash: "?((?:sha256|hmac-sha256):[0-9a-f]{64})"?/g)].map((m) => m[1]!);
 }
 
 export interface Ended {
