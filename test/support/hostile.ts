@@ -157,9 +157,11 @@ export interface Ended {
 
 /**
  * `rollstamp stamp --debug [args] app.yaml` on `text`; SIGTERM as soon as the `phase` line arrives (the
- * hostile SIGTERM tests: sigterm-phases.test.ts in the worker, run-gate.test.ts on the main thread).
+ * hostile SIGTERM tests: sigterm-phases.test.ts in the worker, run-gate.test.ts on the main thread). With
+ * `sendSignal` false nothing is sent: `afterTermMs` is then the time from that line to the end of the whole run, the
+ * baseline a SIGTERM's latency is held to on a loaded machine.
  */
-export async function termIn(phase: string, text: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<Ended> {
+export async function termIn(phase: string, text: string, env: Record<string, string> = {}, args: readonly string[] = [], sendSignal = true): Promise<Ended> {
   const dir = tempDir('phase');
   writeFileSync(join(dir, 'app.yaml'), text);
   const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', ...args, 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -171,7 +173,7 @@ export async function termIn(phase: string, text: string, env: Record<string, st
     stderr += c.toString('utf8');
     if (t0 === 0 && stderr.includes(`rollstamp: debug: ${phase}\n`)) {
       t0 = Date.now();
-      child.kill('SIGTERM');
+      if (sendSignal) child.kill('SIGTERM');
     }
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
