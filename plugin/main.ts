@@ -16,7 +16,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import pkg from '../package.json' with { type: 'json' };
 import { errorLine } from './process/errors.ts';
 
 /**
@@ -38,13 +37,10 @@ else {
     throw err;
   });
   const argv = process.argv.slice(2);
-  // The command table (cli.ts) is loaded only by runs that use it: `--version` reads the package's version alone.
-  if (isVersionOnly(argv)) process.stdout.write(`rollstamp ${pkg.version}\n`);
-  else {
-    const cli = await import('./cli/run-cli.ts');
-    if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
-    else await runHereOrInWorker(argv, cli.isLongRunning(argv));
-  }
+  // `rollstamp --version` alone is answered before this module loads (launch.ts, the bundle's entry).
+  const cli = await import('./cli/run-cli.ts');
+  if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
+  else await runHereOrInWorker(argv, cli.isLongRunning(argv));
 }
 
 /**
@@ -56,15 +52,6 @@ async function runHereOrInWorker(argv: readonly string[], longRunning: boolean):
   const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
   if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
   supervise(longRunning, handover.stdin);
-}
-
-/**
- * `rollstamp --version` reads nothing and allocates nothing: it is answered here, without starting a worker
- * (which doubles start-up: a second isolate compiles the bundle again).
- */
-function isVersionOnly(argv: readonly string[]): boolean {
-  const args = argv.filter((a) => a !== '--debug');
-  return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
 }
 
 /**

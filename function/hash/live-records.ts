@@ -20,6 +20,8 @@ import type { HashContext } from './targets.ts';
  */
 export function liveRecords(targets: readonly PlannedTarget[], ctx: HashContext, versions: LiveVersions | undefined): Map<PlannedTarget, string> {
   const out = new Map<PlannedTarget, string>();
+  // Only a source the plugin read from the cluster enters a record: with nothing read, no target has one.
+  if (ctx.fetched === undefined || ctx.fetched.size === 0) return out;
   const views = new Map<string, KeyDigestView>();
   const digests = new Map<string, string>();
   // An object stamped in several pod templates (a kind with components) has one record, covering them all.

@@ -19,15 +19,18 @@ export function makeHasher(key?: Uint8Array): Hasher {
   return { algorithm: 'hmac-sha256', digest: (m) => createHmac('sha256', k).update(m).digest() };
 }
 
-/** Builds a scheme v1 message field by field. */
+/**
+ * Builds a scheme v1 message field by field. Strings are encoded straight into the one output buffer (not each
+ * into a Buffer of its own first): a run digests a message per source selection and per target, and those small
+ * Buffers were most of what hashing allocated.
+ */
 class Message {
-  private parts: Uint8Array[] = [];
+  private readonly parts: Array<string | Uint8Array> = [];
   private size = 0;
 
   field(value: string | Uint8Array): this {
-    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
-    this.parts.push(bytes);
-    this.size += 8 + bytes.length;
+    this.parts.push(value);
+    this.size += 8 + (typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length);
     return this;
   }
 
@@ -36,13 +39,34 @@ class Message {
     const out = Buffer.allocUnsafe(this.size);
     let at = 0;
     for (const part of this.parts) {
-      out.writeUInt32BE(Math.floor(part.length / 2 ** 32), at);
-      out.writeUInt32BE(part.length >>> 0, at + 4);
-      out.set(part, at + 8);
-      at += 8 + part.length;
+      const body = at + 8;
+      let length: number;
+      if (typeof part === 'string') length = out.write(part, body, 'utf8');
+      else {
+        out.set(part, body);
+        length = part.length;
+      }
+      writeLength(out, at, length);
+      at = body + length;
     }
+    // byteLength and write agree (a lone surrogate is 3 bytes of U+FFFD in both); a mismatch is a bug.
+    if (at !== this.size) throw new Error('internal: a scheme v1 message was not the size its fields add up to');
     return out;
   }
+}
+
+/** An 8-byte big-endian length at `at`, byte by byte (Buffer's writeUInt32BE range-checks every call). */
+function writeLength(out: Buffer, at: number, length: number): void {
+  const high = Math.floor(length / 2 ** 32);
+  const low = length >>> 0;
+  out[at] = high >>> 24;
+  out[at + 1] = (high >>> 16) & 0xff;
+  out[at + 2] = (high >>> 8) & 0xff;
+  out[at + 3] = high & 0xff;
+  out[at + 4] = low >>> 24;
+  out[at + 5] = (low >>> 16) & 0xff;
+  out[at + 6] = (low >>> 8) & 0xff;
+  out[at + 7] = low & 0xff;
 }
 
 /** A message of `fields`, each length-prefixed as in every scheme v1 message (the live-read record's digest uses it). */
@@ -106,5 +130,6 @@ export function targetMessage(sources: ReadonlyArray<{ id: string; digest: Uint8
 
 /** `sha256:<64 hex>` or `hmac-sha256:<64 hex>`. */
 export function formatDigest(hasher: Hasher, digest: Uint8Array): string {
-  return `${hasher.algorithm}:${Buffer.from(digest).toString('hex')}`;
+  // A view of the digest's bytes, not a copy (Buffer.from of a Buffer copies it).
+  return `${hasher.algorithm}:${Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex')}`;
 }

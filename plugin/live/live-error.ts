@@ -19,6 +19,7 @@ export type LiveFailure =
 
 /** A live read failed: exit 1 (InputError), one line, no values. */
 export class LiveReadError extends InputError {
+  override name = 'LiveReadError';
   constructor(
     message: string,
     readonly failure: LiveFailure,

@@ -1,17 +1,19 @@
 // Process-edge errors: each carries the exit code main.ts uses and a message safe to print (no values).
 
 export class RollstampError extends Error {
+  // Each class names itself: the bundle is minified, so `new.target.name` would be a mangled name in a --debug stack.
+  override name = 'RollstampError';
   constructor(
     message: string,
     readonly exitCode: number,
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 
 /** Bad flags or arguments: exit 2. */
 export class UsageError extends RollstampError {
+  override name = 'UsageError';
   constructor(message: string) {
     super(message, 2);
   }
@@ -19,16 +21,20 @@ export class UsageError extends RollstampError {
 
 /** Unreadable or invalid input, or an error result: exit 1. */
 export class InputError extends RollstampError {
+  override name = 'InputError';
   constructor(message: string) {
     super(message, 1);
   }
 }
 
 /** The run's deadline passed (ROLLSTAMP_RENDER_TIMEOUT_SECONDS): exit 1, in whatever phase it was noticed. */
-export class DeadlineError extends InputError {}
+export class DeadlineError extends InputError {
+  override name = 'DeadlineError';
+}
 
 /** `stamp --check` found workloads whose stamp would change: exit 3. */
 export class CheckFailed extends RollstampError {
+  override name = 'CheckFailed';
   constructor(message: string) {
     super(message, 3);
   }

@@ -7,6 +7,7 @@ import type { ChildDeadline } from './run-deadline.ts';
 
 /** A renderer failed: exit 1, with a message that names the command but not what it printed. */
 export class CommandError extends RollstampError {
+  override name = 'CommandError';
   constructor(
     message: string,
     readonly argv: readonly string[],

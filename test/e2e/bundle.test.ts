@@ -94,7 +94,8 @@ function assertFails(r: Run, code: number, what: string): void {
 test('the bundle sits alone in a temp dir with no node_modules in it or above it', () => {
   const files = readdirSync(dir).sort();
   assert.ok(files.includes('rollstamp.js') && files.includes('package.json'), files.join(', '));
-  assert.ok(files.every((f) => f === 'rollstamp.js' || f === 'package.json' || /^chunk-\w+\.js$/.test(f)), `only the entry, its chunks and package.json: ${files.join(', ')}`);
+  assert.ok(files.includes('main.mjs'), files.join(', '));
+  assert.ok(files.every((f) => f === 'rollstamp.js' || f === 'main.mjs' || f === 'package.json' || /^chunk-\w+\.mjs$/.test(f)), `only the entry, the CLI, its chunks and package.json: ${files.join(', ')}`);
   for (let d = dir; ; d = dirname(d)) {
     assert.not.ok(existsSync(join(d, 'node_modules')), `${join(d, 'node_modules')} exists; the bundle must run without it`);
     if (dirname(d) === d) break;

@@ -47,7 +47,7 @@ const sourcesOf = (all: Record<string, Output>, chunks: Iterable<string>): strin
 
 /** Every source file in the bundle that matches `pattern`: the modules a graph must not hold are really bundled. */
 function bundled(all: Record<string, Output>, pattern: RegExp): string[] {
-  const found = sourcesOf(all, Object.keys(all).filter((f) => f.endsWith('.js'))).filter((s) => pattern.test(s));
+  const found = sourcesOf(all, Object.keys(all).filter((f) => /\.m?js$/.test(f))).filter((s) => pattern.test(s));
   assert.ok(found.length > 0, `the bundle holds ${pattern}`);
   return found;
 }
@@ -62,22 +62,26 @@ const NOT_FOR_STAMP = [
   /^plugin\/argocd\//,
 ];
 
-test('--version loads neither the command table nor a command nor the core nor the yaml library (#37)', () => {
+test('--version loads neither the CLI nor the command table nor a command nor the core nor the yaml library (#37)', () => {
   const all = outputs();
   const entry = 'dist/rollstamp.js';
   const loaded = sourcesOf(all, staticClosure(all, entry));
-  for (const pattern of [/^node_modules\/yaml\//, /^function\//, /^plugin\/commands\//, /^plugin\/run-(in-process|worker)\.ts$/, /^plugin\/cli\//]) {
+  for (const pattern of [/^plugin\/main\.ts$/, /^node_modules\/yaml\//, /^function\//, /^plugin\/commands\//, /^plugin\/run-(in-process|worker)\.ts$/, /^plugin\/cli\//]) {
     bundled(all, pattern);
     assert.equal(loaded.filter((s) => pattern.test(s)), [], `--version loads ${pattern}`);
   }
+  // The entry is CommonJS (no ES module loader for --version); every other run imports the CLI's ES module.
+  assert.equal(all[entry]!.imports, [{ path: './main.mjs', kind: 'dynamic-import', external: true }]);
+  assert.ok(all['dist/main.mjs']?.entryPoint === 'plugin/main.ts', 'dist/main.mjs is the CLI');
 });
 
 test('stamp of a plain input runs without the worker, the live reader and its Kubernetes client, and the code of other commands (#37)', () => {
   const all = outputs();
-  // Every stamp loads the entry, the main-thread run and the stamp command; the live reader and the worker are
-  // dynamic imports made only by a run that reads the cluster, or whose input is over the size gate.
+  // Every stamp loads the entry, the CLI, the main-thread run and the stamp command; the live reader and the
+  // worker are dynamic imports made only by a run that reads the cluster, or whose input is over the size gate.
   const graph = new Set([
     ...staticClosure(all, 'dist/rollstamp.js'),
+    ...staticClosure(all, 'dist/main.mjs'),
     ...staticClosure(all, chunkOf(all, 'plugin/run-in-process.ts')),
     ...staticClosure(all, chunkOf(all, 'plugin/commands/stamp.ts')),
   ]);

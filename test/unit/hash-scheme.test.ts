@@ -48,6 +48,18 @@ test('a source message is length-prefixed fields, keys in byte order, absent key
   assert.is(msg.toString('hex'), expected);
 });
 
+test('a field is its UTF-8 bytes, length counted in bytes: multi-byte, astral and lone-surrogate names (U+FFFD) alike', () => {
+  const names = ['caf\u00e9', '\u{1f600}x', 'lone-\ud800', '\udc00-lone', 'pair-\ud83d\ude00-\ud800'];
+  for (const name of names) {
+    const msg = sourceMessage({ cls: 'Secret', namespace: 'ns', name, entries: undefined, keys: [] });
+    const expected = ['rollstamp.v1', 'source', 'Secret', 'ns', name, 'missing']
+      .map((s) => Buffer.from(s, 'utf8'))
+      .map((b) => b.length.toString(16).padStart(16, '0') + b.toString('hex'))
+      .join('');
+    assert.is(msg.toString('hex'), expected, JSON.stringify(name));
+  }
+});
+
 test('sha256sum over the encoded message gives the digest rollstamp uses', () => {
   const msg = targetMessage([{ id: 'Secret/default/x', digest: Buffer.alloc(32, 7) }]);
   const viaTool = execFileSync('sha256sum', { input: msg, encoding: 'utf8' }).split(' ')[0];
