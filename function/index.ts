@@ -4,8 +4,8 @@
 // output text. Besides the runs, what the plugin uses: settings, results, diff, and the readers of config
 // files and live objects. Synchronous and pure: no files, no env, no clock.
 export { startListRun } from './run/list-run.ts';
-export { startStreamRun, type StreamInput } from './run/stream-run.ts';
-export type { Run, RunOutcome } from './run/run.ts';
+export { startStreamRun, type StreamInput, type StreamRunOptions } from './run/stream-run.ts';
+export type { Run, RunOutcome, RunStart } from './run/run.ts';
 export type { Config, ReadLimits } from './model/config.ts';
 export { DEFAULT_MAX_KEY_WORK, DEFAULT_MAX_KIND_PATHS, DEFAULT_MAX_KINDS, DEFAULT_MAX_REFERENCES } from './model/config.ts';
 export { DEFAULT_MAX_PREVIEW_ROWS } from './hash/kagent1x-preview.ts';
@@ -23,11 +23,10 @@ export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOT
 export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
 export { DEFAULT_CONFIG, locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings, type ReadConfig } from './config/config.ts';
-export { findUnsafeNode, toPlain } from './model/nodes.ts';
-export { fromYaml } from './read/from-yaml.ts';
+export { readConfigObject } from './config/config-object.ts';
 export { formatResult, hasErrors, oneLine, resourceId, targetId, writtenTargetId, type Result } from './model/results.ts';
 export { ESCAPED_NAME_NOTE, isShownOtherwise, printable, printableData, printableJson, shownLabel, shownName } from './model/printable.ts';
-export { DEFAULT_READ_MODE, parseYamlDocument, READ_MODES, type ReadMode } from './read/parse-yaml.ts';
+export { DEFAULT_READ_MODE, parseYamlDocument, READ_MODES } from './read/parse-yaml.ts';
 export { plainDocuments } from './read/stream.ts';
 export { decodeUtf8 } from './read/text.ts';
 export { decodeBase64Strict } from './resolve/base64.ts';

@@ -4,19 +4,25 @@
 //
 // Usage: node test/run.mjs [--jobs N] [PATH…]
 // - PATH: test files or directories (every `*.test.ts` below them, hidden directories skipped); default `test`.
-// - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism(), at least 2, at most 4.
+// - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism() + 1 (a shard waiting on a
+//   process, a socket or a timer leaves its core to the extra one), at least 2, at most 4.
 // - A file with a line `// Runs alone: <why>` in its header (it packs or rebuilds dist/, or changes other
 //   shared state) runs after the parallel shards with nothing beside it.
 // - ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS (default 1200): a shard still running then is killed and fails.
 // - Fails (exit 1) when a shard fails, crashes or times out, and when no test ran at all.
+// - Each shard's CPU seconds (its own and its children's, from test/support/shard-cpu.mjs) are shown beside its
+//   duration and kept in node_modules/.cache/rollstamp/test-cpu.json: on a shared machine wall time lies.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TIMES = join(ROOT, 'node_modules', '.cache', 'rollstamp', 'test-durations.json');
+const CPU = join(ROOT, 'node_modules', '.cache', 'rollstamp', 'test-cpu.json');
+const PROBE = join(ROOT, 'test', 'support', 'shard-cpu.mjs');
+let CPU_DIR = ''; // made in main(), after the arguments are checked
 const ALONE = /^\/\/ Runs alone: \S/m;
 
 function usage(message) {
@@ -31,7 +37,7 @@ function parseJobs(raw, from) {
 
 /** Options and paths from argv. */
 function parseArgs(argv) {
-  let jobs = process.env.ROLLSTAMP_TEST_JOBS ? parseJobs(process.env.ROLLSTAMP_TEST_JOBS, 'ROLLSTAMP_TEST_JOBS') : Math.min(4, Math.max(2, availableParallelism()));
+  let jobs = process.env.ROLLSTAMP_TEST_JOBS ? parseJobs(process.env.ROLLSTAMP_TEST_JOBS, 'ROLLSTAMP_TEST_JOBS') : Math.min(4, Math.max(2, availableParallelism() + 1));
   const paths = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -60,9 +66,9 @@ function testFiles(paths) {
   return [...found].sort();
 }
 
-function readTimes() {
+function readJson(path) {
   try {
-    return JSON.parse(readFileSync(TIMES, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return {};
   }
@@ -76,9 +82,10 @@ const children = new Set();
 function runShard(file, timeoutMs) {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    const cpuFile = join(CPU_DIR, file.replace(/[^\w.-]/g, '_'));
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', PROBE, file], {
       cwd: ROOT,
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, FORCE_COLOR: '0', ROLLSTAMP_TEST_CPU_FILE: cpuFile },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -102,9 +109,18 @@ function runShard(file, timeoutMs) {
       // uvu's Total counts the tests that ran (skipped ones are not in it).
       const failed = Math.max(total - passed, ok ? 0 : 1);
       const why = timedOut ? `timed out after ${timeoutMs / 1000} s` : signal ? `killed by ${signal}` : code !== 0 ? `exit ${code}` : '';
-      done({ file, ok, why, total, passed, skipped, failed, out, ms: performance.now() - started });
+      done({ file, ok, why, total, passed, skipped, failed, out, ms: performance.now() - started, cpu: shardCpu(cpuFile) });
     });
   });
+}
+
+/** The CPU seconds the shard wrote at exit, or NaN when it wrote none (killed, or crashed before the probe). */
+function shardCpu(path) {
+  try {
+    return Number(readFileSync(path, 'utf8'));
+  } catch {
+    return NaN;
+  }
 }
 
 function killGroup(child, signal) {
@@ -116,10 +132,11 @@ function killGroup(child, signal) {
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const cpuText = (cpu) => (Number.isFinite(cpu) ? `cpu ${cpu.toFixed(1)} s` : 'cpu ?');
 
 function report(r) {
   const status = r.ok ? 'ok' : `FAILED (${r.why})`;
-  process.stdout.write(`\n── ${r.file}: ${status}, ${seconds(r.ms)}\n${r.out}${r.out.endsWith('\n') ? '' : '\n'}`);
+  process.stdout.write(`\n── ${r.file}: ${status}, ${seconds(r.ms)}, ${cpuText(r.cpu)}\n${r.out}${r.out.endsWith('\n') ? '' : '\n'}`);
 }
 
 /** Runs `files` `jobs` at a time, longest (by the last run) first; resolves with every result. */
@@ -143,29 +160,37 @@ async function main() {
   const files = testFiles(paths);
   const alone = files.filter((f) => ALONE.test(readFileSync(join(ROOT, f), 'utf8').slice(0, 2000)));
   const parallel = files.filter((f) => !alone.includes(f));
-  const times = readTimes();
+  const times = readJson(TIMES);
+  const cpu = readJson(CPU);
+  CPU_DIR = mkdtempSync(join(tmpdir(), 'rollstamp-test-cpu-'));
   const started = performance.now();
   process.stdout.write(`test/run.mjs: ${files.length} files, ${parallel.length} in parallel (${jobs} at a time), ${alone.length} alone${alone.length ? `: ${alone.join(', ')}` : ''}\n`);
   const results = await runPool(parallel, jobs, timeoutMs, times);
   results.push(...(await runPool(alone, 1, timeoutMs, times)));
   const wall = performance.now() - started;
 
-  for (const r of results) times[r.file] = Math.round(r.ms);
+  for (const r of results) {
+    times[r.file] = Math.round(r.ms);
+    if (Number.isFinite(r.cpu)) cpu[r.file] = r.cpu;
+  }
   try {
     mkdirSync(dirname(TIMES), { recursive: true });
     writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
+    writeFileSync(CPU, `${JSON.stringify(cpu, null, 1)}\n`);
   } catch {
     // the order of the next run only
   }
+  rmSync(CPU_DIR, { recursive: true, force: true });
 
   const sum = (k) => results.reduce((n, r) => n + r[k], 0);
   process.stdout.write('\nshard durations, slowest first:\n');
   for (const r of [...results].sort((a, b) => b.ms - a.ms)) {
-    process.stdout.write(`${seconds(r.ms).padStart(9)}  ${r.file}  ${r.ok ? `${r.passed} passed, ${r.skipped} skipped` : `FAILED (${r.why})`}\n`);
+    process.stdout.write(`${seconds(r.ms).padStart(9)}  ${r.file}  ${cpuText(r.cpu)}, ${r.ok ? `${r.passed} passed, ${r.skipped} skipped` : `FAILED (${r.why})`}\n`);
   }
+  const cpuOf = (rs) => rs.reduce((n, r) => n + (Number.isFinite(r.cpu) ? r.cpu : 0), 0);
   const bad = results.filter((r) => !r.ok);
   if (bad.length) process.stdout.write(`\nfailed shards: ${bad.map((r) => r.file).join(', ')}\n`);
-  process.stdout.write(`\nwall ${seconds(wall)}, ${jobs} jobs, ${results.length} shards\n`);
+  process.stdout.write(`\nwall ${seconds(wall)}, ${jobs} jobs, ${results.length} shards, cpu ${cpuOf(results).toFixed(1)} s (${cpuOf(results.filter((r) => alone.includes(r.file))).toFixed(1)} s of it alone)\n`);
   process.stdout.write(`tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped\n`);
   if (sum('total') === 0) {
     process.stdout.write('no test ran\n');
@@ -177,6 +202,7 @@ async function main() {
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     for (const c of children) killGroup(c, 'SIGKILL');
+    if (CPU_DIR) rmSync(CPU_DIR, { recursive: true, force: true });
     process.exit(130);
   });
 }

@@ -2,11 +2,10 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';
+import { readConfigObject } from '../config/config-object.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
-import type { Deadline } from '../model/deadline.ts';
-import { findUnsafeNode, toPlain } from '../model/nodes.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
 import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
@@ -14,17 +13,13 @@ import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
 import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
 
-export interface ListRunOptions {
-  /** `full`: the yaml library reads the list (an escape hatch; tests compare the two). Default: `fast`. */
-  reader?: ReadMode;
-  /** The operator's cap on references per target (never from the functionConfig). Default: the config's. */
-  maxReferences?: number;
-  /** The operator's cap on keys hashed or reported per run (never from the functionConfig). Default: the config's. */
-  maxKeyWork?: number;
-  /** The run's deadline, given once: checked while reading the settings, planning and hashing. Default: none. */
-  deadline?: Deadline;
-  /** The operator's bounds on the functionConfig's `spec.kinds` (#33). Default: the core's. */
-  limits?: ReadLimits;
+/**
+ * A list run reads with `reader` and checks `deadline` (RunStart); it reports no phases. `maxReferences` and
+ * `maxKeyWork` are the operator's caps (never from the functionConfig). Default: the config's.
+ */
+export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'>, Partial<Pick<Config, 'maxReferences' | 'maxKeyWork'>> {
+  /** The operator's bounds on the functionConfig's `spec.kinds` (#33); the deadline is the run's own. Default: the core's. */
+  limits?: Omit<ReadLimits, 'deadline'>;
 }
 
 /**
@@ -113,14 +108,11 @@ function planWhole(text: string, mode: ReadMode, options: ListRunOptions, known?
 /** The settings a list's functionConfig gives: the core's config, and every setting as given. */
 type ListSettings = { config: Config; settings: Readonly<RawSettings> };
 
-/** The functionConfig's settings, refusing aliases, merge keys and deep nesting first (so nothing expands). */
+/** The functionConfig's settings, read as every config is (readConfigObject: aliases and merge keys refused first). */
 function listConfig(functionConfig: unknown, { maxReferences, maxKeyWork, limits, deadline }: ListRunOptions): ListSettings | { refused: Refusal } {
-  let plain: unknown;
-  if (functionConfig !== null && functionConfig !== undefined) {
-    if (findUnsafeNode(functionConfig, 64)) return { refused: { message: 'functionConfig: aliases, merge keys and deep nesting are not allowed in the config' } };
-    plain = toPlain(functionConfig);
-  }
-  const read = readConfig(plain, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
+  const plain = readConfigObject({ node: functionConfig }, 'functionConfig');
+  if ('error' in plain) return { refused: { message: plain.error } };
+  const read = readConfig(plain.object, {}, 'functionConfig', {}, { ...limits, ...(deadline ? { deadline } : {}) });
   if ('results' in read) return { refused: { results: read.results } };
   return { config: { ...read.config, ...(maxReferences === undefined ? {} : { maxReferences }), ...(maxKeyWork === undefined ? {} : { maxKeyWork }) }, settings: read.settings };
 }

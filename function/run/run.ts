@@ -1,10 +1,25 @@
 // Run stage: what both runs (stream-run.ts, list-run.ts) give the plugin — a run started from the input's
 // text that names the live sources it still needs, and is finished with them into the output text.
 import type { Config } from '../model/config.ts';
+import type { Deadline } from '../model/deadline.ts';
 import type { FetchedSources, LiveVersions } from '../model/dependencies.ts';
 import type { LiveNeed, Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
+import type { ReadMode } from '../read/parse-yaml.ts';
 import type { StampOutcome } from './apply.ts';
+
+/**
+ * What the process gives every run at its start, whatever the input's shape (#36): the plugin builds it once
+ * per run (`plugin/settings/run-settings.ts` `runStart`), so a new run or reader gets it without a new field.
+ */
+export interface RunStart {
+  /** `full`: the yaml library reads everything (an escape hatch; tests compare the two). Default: `fast`. */
+  reader?: ReadMode;
+  /** The run's deadline, given once: checked while reading the settings, reading, planning and hashing. Default: none. */
+  deadline?: Deadline;
+  /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
+  trace?: (phase: string) => void;
+}
 
 /** What a run is finished with: what the plugin read and loaded between start and finish. */
 export interface FinishInputs {

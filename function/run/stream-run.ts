@@ -2,9 +2,8 @@
 // (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
 // apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
 import { apply, startPlan } from './apply.ts';
-import { failedOutcome, failedRun, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome } from './run.ts';
+import { failedOutcome, failedRun, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import type { Config } from '../model/config.ts';
-import type { Deadline } from '../model/deadline.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
 import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
@@ -22,12 +21,10 @@ export interface StreamInput {
   dropLocalConfig?: boolean;
 }
 
-export interface StreamRunOptions {
+export interface StreamRunOptions extends RunStart {
   config: Config;
   /** Drop documents marked `config.kubernetes.io/local-config: "true"` before anything reads them. Default: false. */
   dropLocalConfig?: boolean;
-  /** `full`: the yaml library reads everything (an escape hatch; tests compare the two). Default: `fast`. */
-  reader?: ReadMode;
   /** Report every selected key of each source (SourceReport.keys), as explain and diff print them. Default: false. */
   keyDetail?: boolean;
   /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
@@ -39,10 +36,6 @@ export interface StreamRunOptions {
    * it nothing is written, so nothing is read back and no stream is read again to be printed. Default: true.
    */
   write?: boolean;
-  /** The run's deadline, given once: checked while reading, planning and hashing. Default: none. */
-  deadline?: Deadline;
-  /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
-  trace?: (phase: string) => void;
 }
 
 type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };

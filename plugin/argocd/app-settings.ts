@@ -7,12 +7,13 @@ import { DeadlineError, InputError, UsageError } from '../process/errors.ts';
 import { closest } from '../cli/flags.ts';
 import { checkLink } from '../inputs/link-check.ts';
 import { LIVE_ENV } from '../live/live-sources.ts';
-import { configFromLocated, parseConfigText, readLimits } from '../settings/settings.ts';
+import { configFromLocated, parseConfigText } from '../settings/settings.ts';
 import type { PluginConfig } from '../settings/plugin-config.ts';
 import { repoRoot } from './repo-root.ts';
 import { argocdEnvOf, argocdParameterOf, envOf, SETTINGS, settingsOwnedBy } from '../settings/settings-table.ts';
-import { type Deadline, locateSettings, type RawSettings } from '../../function/index.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import { locateSettings, type RawSettings } from '../../function/index.ts';
+import { readLimits, type RunIo } from '../settings/run-settings.ts';
+import type { ShellSettings } from '../settings/setting-row.ts';
 
 /** Settings an Application may set, by config name (the settings table's `app` rows). Everything else is refused. */
 export const APP_SETTINGS = settingsOwnedBy('app');
@@ -32,7 +33,7 @@ const BY_PARAMETER = new Map(SETTINGS.map((s) => [argocdParameterOf(s.name), s.n
 export interface AppConfig {
   config: PluginConfig;
   /** `yaml` (default) or `json`: from ROLLSTAMP_OUTPUT on the sidecar or the Application. */
-  output: 'yaml' | 'json';
+  output: ShellSettings['output'];
   /** Size of `.rollstamp.yaml`: it counts against the input limit. */
   settingsBytes: number;
 }
@@ -44,7 +45,7 @@ export interface AppConfig {
  * - `.rollstamp.yaml` is read only as a regular file inside the repository, within the input limit; one that
  *   is ambiguous (both spellings of the file, `spec` and `data`, another kind, settings not a map) is refused.
  */
-export async function readAppSettings(io: RunIo, deadline?: Deadline): Promise<AppConfig> {
+export async function readAppSettings(io: RunIo): Promise<AppConfig> {
   const file = await readSettingsFile(io);
   const located = locateSettings(file?.object);
   if ('error' in located) throw new UsageError(`${file?.name ?? 'settings'}: ${located.error}`);
@@ -86,8 +87,8 @@ export async function readAppSettings(io: RunIo, deadline?: Deadline): Promise<A
     labels.defaultNamespace = 'ARGOCD_APP_NAMESPACE';
   }
   if (output !== undefined && output !== 'yaml' && output !== 'json') throw new UsageError('ROLLSTAMP_OUTPUT must be yaml or json');
-  deadline?.check('reading .rollstamp.yaml');
-  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels, readLimits(io.settings, deadline)));
+  io.deadline?.check('reading .rollstamp.yaml');
+  const config = asUsageError(() => configFromLocated(located, overrides, file?.name ?? '', labels, readLimits(io)));
   return { config, output: output === 'json' ? 'json' : 'yaml', settingsBytes: file?.size ?? 0 };
 }
 

@@ -6,7 +6,6 @@ import { InputError } from '../process/errors.ts';
 import { runCommand } from '../process/exec.ts';
 import type { Io } from '../process/io.ts';
 import { readInputs, type InputFile } from '../inputs/read-inputs.ts';
-import type { RunDeadline } from '../process/run-deadline.ts';
 import { helmHomes } from './helm-homes.ts';
 import { helmArgv, renderHelm, type RunRenderer } from './render-helm.ts';
 import { redactPaths } from './redact-paths.ts';
@@ -16,11 +15,11 @@ import { envOf } from '../settings/settings-table.ts';
 import { cleanSourcePath, repoRoot, rootsToShow } from './repo-root.ts';
 import { decodeUtf8 } from '../../function/index.ts';
 import type { PluginConfig } from '../settings/plugin-config.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import type { RunIo, TimedRunIo } from '../settings/run-settings.ts';
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
-export type Renderer = 'kustomize' | 'helm' | 'directory';
+export type Renderer = NonNullable<PluginConfig['renderer']>;
 
 /** The renderer for the app directory: the setting, else kustomize, helm or directory by the files present. */
 export function detectRenderer(dir: string, config: PluginConfig): Renderer {
@@ -36,11 +35,11 @@ export function detectRenderer(dir: string, config: PluginConfig): Renderer {
  *   operator's ROLLSTAMP_KUSTOMIZE_BUILD_OPTIONS (argocd-cm `kustomize.buildOptions`).
  * - helm: see `renderHelm`.
  * - Before either runs, `checkRenderTree` (with ROLLSTAMP_HELM_ALLOW_HTTP); every command of the render gets
- *   what is left of the run's `deadline` (ROLLSTAMP_RENDER_TIMEOUT_SECONDS), and their output counts against
+ *   what is left of the run's deadline (`io.deadline`, ROLLSTAMP_RENDER_TIMEOUT_SECONDS), and their output counts against
  *   `maxBytes`.
  * - helm, and kustomize's helm, run with the sidecar's own empty helm directories (`helmHomes`), removed after.
  */
-export async function renderApp(renderer: Renderer, config: PluginConfig, io: RunIo, maxBytes: number, deadline: RunDeadline): Promise<InputFile[]> {
+export async function renderApp(renderer: Renderer, config: PluginConfig, io: TimedRunIo, maxBytes: number): Promise<InputFile[]> {
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   // A renderer's output is sized only once it ran, and a render is not made twice: the run is admitted for the
   // most the renderer may print, so one that would be over the size gate moves to a worker first (#37).
@@ -52,7 +51,7 @@ export async function renderApp(renderer: Renderer, config: PluginConfig, io: Ru
   io.trace?.('rendering');
   const homes = await helmHomes(renderer);
   const env = { ...rendererEnv(io.settings.env), ...homes.env };
-  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: deadline.leftMs(), maxOutputBytes: maxBytes, deadline });
+  const run: RunRenderer = (command, doing) => runCommand(command, doing, { cwd: io.cwd, env, timeoutMs: io.deadline.leftMs(), maxOutputBytes: maxBytes, deadline: io.deadline });
   const what = `rendering ${renderer} in ${cleanSourcePath(io.settings.env.ARGOCD_APP_SOURCE_PATH ?? '').join('/') || '.'}`;
   let bytes: Uint8Array;
   try {

@@ -2,11 +2,12 @@
 // parsing and help.
 import { InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, type FlagValues, type FlagSpec } from './flags.ts';
-import { configFrom, readConfigFile, readLimits } from '../settings/settings.ts';
+import { configFrom, readConfigFile } from '../settings/settings.ts';
 import { SETTINGS } from '../settings/settings-table.ts';
 import type { RawSettings } from '../../function/index.ts';
 import type { PluginConfig } from '../settings/plugin-config.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import { readLimits, type RunIo } from '../settings/run-settings.ts';
+import type { LiveSettings } from '../live/live-sources.ts';
 
 /** Config flags, in help order: `--config`, then every setting of the table (settings-table.ts) that has a flag. */
 export const CONFIG_FLAGS: readonly FlagSpec[] = [
@@ -51,14 +52,14 @@ export function overridesFromFlags(values: Record<string, unknown>): RawSettings
 export async function configFromFlags(values: FlagValues, io: RunIo): Promise<PluginConfig> {
   const overrides = overridesFromFlags(values);
   try {
-    configFrom(undefined, overrides, 'flags', {}, readLimits(io.settings));
+    configFrom(undefined, overrides, 'flags', {}, readLimits(io));
   } catch (err) {
     if (err instanceof InputError) throw new UsageError(err.message);
     throw err;
   }
   const path = typeof values.config === 'string' ? values.config : undefined;
   const file = path === undefined ? undefined : await readConfigFile(path, io);
-  return configFrom(file, overrides, path ?? '', {}, readLimits(io.settings));
+  return configFrom(file, overrides, path ?? '', {}, readLimits(io));
 }
 
 /** The paths to read: PATH arguments, then each `-f/--filename`. None means stdin. */
@@ -67,8 +68,8 @@ export function inputPaths(values: FlagValues, positionals: readonly string[]): 
   return [...positionals, ...(Array.isArray(files) ? files : [])];
 }
 
-/** `--kubeconfig` and `--context`, for the live reader. */
-export function liveFlags(values: FlagValues): { kubeconfig?: string; context?: string } {
+/** `stamp`, `explain` and `diff`: `--kubeconfig` and `--context` for the live reader; any namespace. */
+export function liveFlags(values: FlagValues): LiveSettings {
   const pick = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
   const kubeconfig = pick('kubeconfig');
   const context = pick('context');

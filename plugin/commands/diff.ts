@@ -3,7 +3,7 @@
 import { CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, liveFlags } from '../cli/config-flags.ts';
 import { InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import { liveSettingsFromFlags, type LiveSettings } from '../live/live-sources.ts';
+import type { LiveSettings } from '../live/live-sources.ts';
 import { readInputs } from '../inputs/read-inputs.ts';
 import { summarize } from '../output/result-lines.ts';
 import { stampFiles } from '../stamp-streams.ts';
@@ -79,7 +79,7 @@ export async function runDiff(args: readonly string[], io: RunIo): Promise<numbe
   if (oldPath === '-' && newPath === '-') throw new UsageError('only one of OLD and NEW can be - (standard input)');
   refuseTerminalStdin('diff', [oldPath, newPath], io);
   const config = await configFromFlags(values, io);
-  const live = liveSettingsFromFlags(liveFlags(values));
+  const live = liveFlags(values);
   const before = await stampRender('OLD', oldPath, config, io, live);
   const after = await stampRender('NEW', newPath, config, io, live);
   if (!values.quiet) printRenderWarnings([...before.results, ...after.results], io);

@@ -3,8 +3,8 @@
 import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INPUT_FLAGS, inputPaths, liveFlags } from '../cli/config-flags.ts';
 import { UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
-import { liveSettingsFromFlags } from '../live/live-sources.ts';
-import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
+import { stampStreams } from '../stamp-streams.ts';
+import { refuseEmpty } from '../inputs/refuse-empty.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { EXPLAIN_OUTPUT } from '../output/explain-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
@@ -57,10 +57,10 @@ export async function runExplain(args: readonly string[], io: RunIo): Promise<nu
   const paths = inputPaths(values, positionals);
   refuseTerminalStdin('explain', paths, io);
   const config = await configFromFlags(values, io);
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { keyDetail: true, kagentPreview: true, write: false });
+  const run = await stampStreams(paths, config, io, liveFlags(values), { keyDetail: true, kagentPreview: true, write: false });
   const outcome = run;
   const failed = hasErrors(outcome.results);
-  if (!failed) refuseEmpty(run, paths, values['allow-empty'] === true);
+  if (!failed) refuseEmpty(run, values['allow-empty'] === true, { paths });
   await io.writeStdout(format.render(outcome));
   if (failed) for (const r of outcome.results) if (r.severity === 'error') io.writeStderr(`rollstamp: ${formatResult(r)}\n`);
   return failed ? 1 : 0;

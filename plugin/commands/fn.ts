@@ -5,11 +5,11 @@ import { readLiveSources } from '../live/live-sources.ts';
 import { unknownFlagMessage } from '../cli/flags.ts';
 import { readInputs } from '../inputs/read-inputs.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
-import { loadHashKey, readLimits, suggestSetting } from '../settings/settings.ts';
+import { loadHashKey, suggestSetting } from '../settings/settings.ts';
 import { pluginConfig } from '../settings/plugin-config.ts';
 import { printWarnings, summarize } from '../output/result-lines.ts';
 import { hasErrors, startListRun } from '../../function/index.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import { readLimits, runStart, type RunIo } from '../settings/run-settings.ts';
 import type { CommandModule } from './command.ts';
 
 export const FN_HELP = `Usage: rollstamp [fn]
@@ -39,8 +39,8 @@ export async function runFn(args: readonly string[], io: RunIo): Promise<number>
   if (isManifestStream(text)) {
     throw new InputError('stdin is a manifest stream, not a ResourceList: rollstamp fn reads the one ResourceList kpt or kustomize sends; for plain manifests run rollstamp stamp -');
   }
-  const { reader, maxReferences, maxKeyWork } = io.settings;
-  const run = startListRun(text, { ...(reader ? { reader } : {}), limits: readLimits(io.settings), maxReferences, maxKeyWork });
+  const { maxReferences, maxKeyWork } = io.settings;
+  const run = startListRun(text, { ...runStart(io), limits: readLimits(io), maxReferences, maxKeyWork });
   // A mistyped functionConfig key (`kpt fn eval -- onMising=warn`) gets the setting it is near, as --config does.
   if ('refused' in run) throw new InputError('message' in run.refused ? run.refused.message : summarize(run.refused.results.map(suggestSetting)));
   const hashKey = await loadHashKey(pluginConfig(run), io);

@@ -12,9 +12,10 @@ import { liveSettingsForGenerate } from '../live/live-sources.ts';
 import { RunDeadline } from '../process/run-deadline.ts';
 import { argocdParameterOf, envOf as env, setting, settingsOwnedBy } from '../settings/settings-table.ts';
 import { stampFiles } from '../stamp-streams.ts';
+import { refuseEmpty } from '../inputs/refuse-empty.ts';
 import { hasErrors, joinStreams, toKubernetesJson } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import { type RunIo, type TimedRunIo, withDeadline } from '../settings/run-settings.ts';
 
 /** The parameters an Application may set, as Argo CD spells them (the settings table's `app` rows). */
 const APP_PARAMETERS = settingsOwnedBy('app').map(argocdParameterOf);
@@ -81,10 +82,10 @@ Exit status: 0 success, 1 a render or input error, 2 a bad setting.`;
 export async function runGenerate(args: readonly string[], io: RunIo): Promise<number> {
   const { values, positionals } = parseFlags(args, GENERATE_FLAGS, 'generate');
   if (positionals.length > 0) throw new UsageError(`generate takes no arguments (got ${positionals[0]}); it renders the current directory`);
-  // The run's one deadline: the renderer, the live reads and the core are all handed this object.
-  const deadline = RunDeadline.fromEnv(io);
+  // The run's one deadline, on the io the whole run is handed: the renderer, the live reads and the core read it there.
+  const run = withDeadline(io, RunDeadline.fromSettings(io.settings));
   try {
-    return await generate(io, deadline, values['render-only'] === true);
+    return await generate(run, values['render-only'] === true);
   } catch (err) {
     // No message shows where things are on the sidecar: paths in the repository are relative to it, the
     // others are replaced (#21). Operator settings such as ROLLSTAMP_HASH_KEY_FILE are named by variable.
@@ -93,14 +94,15 @@ export async function runGenerate(args: readonly string[], io: RunIo): Promise<n
   }
 }
 
-async function generate(io: RunIo, deadline: RunDeadline, renderOnly: boolean): Promise<number> {
-  const { config, output, settingsBytes } = await readAppSettings(io, deadline);
+async function generate(io: TimedRunIo, renderOnly: boolean): Promise<number> {
+  const { deadline } = io;
+  const { config, output, settingsBytes } = await readAppSettings(io);
   deadline.check('reading settings');
   // .rollstamp.yaml counts against the input limit (it was checked against the whole limit on its own).
   const limit = io.settings.maxInputBytes - settingsBytes;
   if (limit <= 0) throw new InputError(`.rollstamp.yaml: input exceeds the limit of ${io.settings.maxInputBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const renderer = detectRenderer(io.cwd, config);
-  const files = await renderApp(renderer, config, io, limit, deadline);
+  const files = await renderApp(renderer, config, io, limit);
   deadline.check(`rendering ${renderer}`);
   if (renderOnly) {
     // Written as rendered (#33): `rollstamp diff` reads it; an empty render is shown as such.
@@ -109,13 +111,10 @@ async function generate(io: RunIo, deadline: RunDeadline, renderOnly: boolean): 
   }
   // Like kustomize, a plain directory's local-config documents (rollstamp's own config, a Kptfile …) are
   // not objects to apply: Argo CD would try to.
-  const live = { ...liveSettingsForGenerate(io), deadline };
-  const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live, deadline });
+  const run = await stampFiles(files, config, io, { dropLocalConfig: renderer === 'directory', live: liveSettingsForGenerate(io) });
   deadline.check('stamping');
   if (hasErrors(run.results)) throw new InputError(summarize(run.results));
-  if (run.objects === 0 && !config.allowEmpty) {
-    throw new InputError(`the ${renderer} render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)`);
-  }
+  refuseEmpty(run, config.allowEmpty, { renderer });
   printWarnings(run.results, io);
   if (output === 'yaml') {
     await io.writeStdout(run.output);

@@ -4,8 +4,8 @@ import { ALLOW_EMPTY_FLAG, CONFIG_FLAGS, CONFIG_FLAGS_HELP, configFromFlags, INP
 import { CheckFailed, InputError, UsageError } from '../process/errors.ts';
 import { flagsHelp, parseFlags, type FlagSpec } from '../cli/flags.ts';
 import { printWarnings, summarize } from '../output/result-lines.ts';
-import { liveSettingsFromFlags } from '../live/live-sources.ts';
-import { refuseEmpty, stampStreams } from '../stamp-streams.ts';
+import { stampStreams } from '../stamp-streams.ts';
+import { refuseEmpty } from '../inputs/refuse-empty.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { formatResult, hasErrors, resourceId, targetId } from '../../function/index.ts';
 import { STAMP_OUTPUT } from '../output/stamp-formats.ts';
@@ -61,10 +61,10 @@ export async function runStamp(args: readonly string[], io: RunIo): Promise<numb
   const config = await configFromFlags(values, io);
   // A directory's local-config documents (a RollstampConfig, a Kptfile) are settings, not objects to apply:
   // they are left out of the output, as generate and kustomize leave them out (#23).
-  const run = await stampStreams(paths, config, io, liveSettingsFromFlags(liveFlags(values)), { dropLocalConfigFromDirectories: true });
+  const run = await stampStreams(paths, config, io, liveFlags(values), { dropLocalConfigFromDirectories: true });
   const { results } = run;
   if (hasErrors(results)) throw new InputError(summarize(results));
-  refuseEmpty(run, paths, values['allow-empty'] === true);
+  refuseEmpty(run, values['allow-empty'] === true, { paths });
   if (!values.quiet) printWarnings(results, io);
   // kagent 1.x objects are passed through: one line says so and why, once per run (#35).
   const kagent1x = results.find((r) => r.tags.code === 'KAGENT_1X_NOT_STAMPED');

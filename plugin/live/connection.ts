@@ -15,7 +15,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { LoadedKubeConfig } from './kubeconfig.ts';
-import type { ChildDeadline } from '../process/run-deadline.ts';
+import type { LiveOptions } from './types.ts';
 import { describePlugin, execConfigOf, runExecCredential } from './exec-credential.ts';
 import { LiveReadError } from './live-error.ts';
 
@@ -32,14 +32,10 @@ export interface Connection {
   label: string;
 }
 
-export interface ConnectOptions {
-  env: Readonly<Record<string, string | undefined>>;
-  concurrency: number;
+/** The reader's options as LiveOptions declares them (`env`; `runDeadline`, for an exec plugin), its limits resolved. */
+export interface ConnectOptions extends Pick<LiveOptions, 'env' | 'runDeadline'>, Required<Pick<LiveOptions, 'deadlineMs' | 'concurrency'>> {
   /** Time left before the deadline, for an exec plugin. */
   remainingMs: () => number;
-  deadlineMs: number;
-  /** The whole run's deadline (generate), for an exec plugin. */
-  runDeadline?: ChildDeadline;
   /**
    * Called before each step that can take long, so a deadline message can say what was going on; `exec` when
    * the step is the exec plugin (the deadline then fails the run as an exec failure naming the plugin).

@@ -9,7 +9,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node/dist/config_types.js';
 import { CommandError, runCommand } from '../process/exec.ts';
-import type { ChildDeadline } from '../process/run-deadline.ts';
+import type { LiveOptions } from './types.ts';
 import { LiveReadError, seconds } from './live-error.ts';
 
 interface ExecConfig {
@@ -20,16 +20,13 @@ interface ExecConfig {
   provideClusterInfo: boolean;
 }
 
-export interface ExecContext {
-  env: Readonly<Record<string, string | undefined>>;
+/** An exec plugin's run: the reader's `env`, `deadlineMs` and `runDeadline` (the plugin is killed then too), as LiveOptions declares them. */
+export interface ExecContext extends Pick<LiveOptions, 'env' | 'runDeadline'>, Required<Pick<LiveOptions, 'deadlineMs'>> {
   /** Relative commands with a slash resolve against the kubeconfig's directory, as kubectl does. */
   baseDir: string | undefined;
   cluster: Cluster;
   /** How long the plugin may run before its process group is killed. */
   timeoutMs: number;
-  deadlineMs: number;
-  /** The whole run's deadline (generate): the plugin is killed then too. */
-  runDeadline?: ChildDeadline;
 }
 
 /** The user's exec config, or undefined when it has none. */

@@ -8,10 +8,10 @@ import { envOf } from '../settings/settings-table.ts';
 import type { RunDeadline } from '../process/run-deadline.ts';
 import { type FetchedSources, type LiveNeed, type LiveVersions, oneLine, type Run } from '../../function/index.ts';
 import type { RunIo } from '../settings/run-settings.ts';
+import type { LiveOptions } from './types.ts';
 
-export interface LiveSettings {
-  kubeconfig?: string;
-  context?: string;
+/** Where and how a command's live reads go: the reader's own kubeconfig and context, and the tenant scope. */
+export interface LiveSettings extends Pick<LiveOptions, 'kubeconfig' | 'context'> {
   /**
    * Namespaces live reads may touch (generate: the destination namespace and the operator's allowlist);
    * undefined: any. A reference elsewhere is treated as missing, without a request.
@@ -19,8 +19,6 @@ export interface LiveSettings {
   namespaces?: ReadonlySet<string>;
   /** Where the scope came from, for the warning about references outside it. */
   scopeOrigin?: string;
-  /** The whole run's deadline (generate): live reads end by then, and so does an exec credential plugin. */
-  deadline?: RunDeadline;
 }
 
 /** generate: the operator's live mode, allowlist and kubeconfig context (sidecar environment only). */
@@ -29,14 +27,6 @@ export const LIVE_NAMESPACES_ENV = envOf('liveNamespaces');
 export const KUBE_CONTEXT_ENV = envOf('kubeContext');
 /** Most Secrets and ConfigMaps one run may read from the cluster (operator-only, #12). */
 export const MAX_LIVE_READS_ENV = envOf('maxLiveReads');
-
-/** `stamp` and `explain`: --kubeconfig and --context; any namespace. */
-export function liveSettingsFromFlags(values: { kubeconfig?: string | undefined; context?: string | undefined }): LiveSettings {
-  return {
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
-    ...(values.context !== undefined ? { context: values.context } : {}),
-  };
-}
 
 /**
  * `generate`: live reads touch only the Application's destination namespace (ARGOCD_APP_NAMESPACE) and the
@@ -71,6 +61,7 @@ export interface LiveRead {
  * - With planning errors nothing is read (the run's `needs` is undefined; `finish` reports them).
  * - More reads than ROLLSTAMP_MAX_LIVE_READS (default 500) is an error before any request is made.
  * - A failed read throws one line (LiveReadError): nothing is stamped, nothing written.
+ * - The run's deadline (`io.deadline`, generate) ends the reads, and an exec credential plugin, by then.
  */
 export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSettings, io: RunIo): Promise<LiveRead | undefined> {
   if (run.needs === undefined) return undefined;
@@ -85,14 +76,14 @@ export async function readLiveSources(run: Pick<Run, 'needs'>, settings: LiveSet
     throw new InputError(`live reads: this run would read ${inScope.length} Secrets and ConfigMaps from the cluster, more than ${maxReads} (${MAX_LIVE_READS_ENV}); nothing was read`);
   }
   const { readLive } = await import('./reader.ts');
-  const deadlineMs = liveDeadlineMs(io.settings.liveDeadlineSeconds * 1000, settings.deadline);
+  const deadlineMs = liveDeadlineMs(io.settings.liveDeadlineSeconds * 1000, io.deadline);
   const requestTimeoutMs = io.settings.liveTimeoutSeconds * 1000;
   const outcome = await readLive(inScope, {
     ...(settings.kubeconfig !== undefined ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== undefined ? { context: settings.context } : {}),
     env: credentialEnv(io.settings.env),
     deadlineMs,
-    ...(settings.deadline !== undefined ? { runDeadline: settings.deadline } : {}),
+    ...(io.deadline !== undefined ? { runDeadline: io.deadline } : {}),
     requestTimeoutMs,
   });
   return { fetched: outcome.fetched, versions: outcome.versions };

@@ -1,12 +1,12 @@
-// Process edge: the deadline of a whole `generate` run, one object made once when the run starts and handed to
-// every part that must stop in time: the renderer and an exec credential plugin (exec.ts), the live reads
-// (live-sources.ts) and the core (`function/model/deadline.ts`, which only calls `check`).
+// Process edge: the deadline of a whole `generate` run, one object made once when the run starts and carried by
+// the run's io (`RunIo.deadline`) to every part that must stop in time: the renderer and an exec credential
+// plugin (exec.ts), the live reads (live-sources.ts) and the core (`function/model/deadline.ts`: only `check`).
 // ROLLSTAMP_RENDER_TIMEOUT_SECONDS bounds the run, not only the renderer, so a slow render followed by slow
 // reads cannot pass Argo CD's own deadline unnoticed (#12). The clock is injectable so tests control it.
 import { DeadlineError } from './errors.ts';
 import { envOf } from '../settings/settings-table.ts';
 import type { Deadline } from '../../function/index.ts';
-import type { RunIo } from '../settings/run-settings.ts';
+import type { OperatorSettings } from '../settings/setting-row.ts';
 
 const RENDER_TIMEOUT_ENV = envOf('renderTimeoutSeconds');
 
@@ -24,9 +24,9 @@ export class RunDeadline implements Deadline {
     this.at = clock() + seconds * 1000;
   }
 
-  /** The deadline of a `generate` run started now, from ROLLSTAMP_RENDER_TIMEOUT_SECONDS. */
-  static fromEnv(io: RunIo, clock: Clock = Date.now): RunDeadline {
-    return new RunDeadline(io.settings.renderTimeoutSeconds, clock);
+  /** The deadline of a `generate` run started now, from ROLLSTAMP_RENDER_TIMEOUT_SECONDS (the run's settings). */
+  static fromSettings(settings: Pick<OperatorSettings, 'renderTimeoutSeconds'>, clock: Clock = Date.now): RunDeadline {
+    return new RunDeadline(settings.renderTimeoutSeconds, clock);
   }
 
   /** Milliseconds left, unclamped (negative once past). */

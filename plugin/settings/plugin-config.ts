@@ -7,7 +7,7 @@ import type { Config, ReadConfig } from '../../function/index.ts';
 export interface PluginConfig extends Config {
   /** Default: none (unkeyed SHA-256; or ROLLSTAMP_HASH_KEY_FILE, ROLLSTAMP_HASH_KEY). */
   hashKeyFile?: string;
-  /** `rollstamp generate` only: renderer override. Default: detected. */
+  /** `rollstamp generate` only: renderer override (argocd/render.ts `Renderer` is this type). Default: detected. */
   renderer?: 'kustomize' | 'helm' | 'directory';
   /** `rollstamp generate` only: helm values files. Default: none. */
   valuesFiles?: string[];

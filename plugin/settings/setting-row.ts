@@ -2,7 +2,7 @@
 // checked against. A row is typed by the setting it fills: a setting missing from the table, a row of the wrong
 // type or an operator setting without its parser or its default is a compile error (after vitest's
 // `CLIOptions<Config>`, packages/vitest/src/node/cli/cli-config.ts).
-import type { Config, ReadMode } from '../../function/index.ts';
+import type { Config, ReadLimits, RunStart } from '../../function/index.ts';
 import type { PluginOnlySettings } from './plugin-config.ts';
 import { UsageError } from '../process/errors.ts';
 
@@ -44,24 +44,24 @@ export interface SettingDeclaration<T = unknown> {
  */
 export type EnvSettingDeclaration<T> = SettingDeclaration<NonNullable<T>> & { env: string; parse: (raw: string, env: string) => NonNullable<T> } & (undefined extends T ? { default?: NonNullable<T> } : { default: T });
 
+/** The core's caps on a run's work, which only the operator sets (withOperatorLimits puts them on the Config). */
+export type OperatorCaps = Required<Pick<Config, 'maxReferences' | 'maxKeyWork' | 'maxPreviewRows'>>;
+
+/** The operator's bounds on what settings may declare, as the core's config reader takes them (its deadline is the run's). */
+export type KindLimits = Required<Omit<ReadLimits, 'deadline'>>;
+
 /**
  * What the operator sets in the environment of the process (never a repository), each parsed by its row once per
- * run (run-settings.ts). The caps the core applies default to the core's own constants.
+ * run (run-settings.ts). The caps the core applies default to the core's own constants; their types are the
+ * core's (Config, ReadLimits, RunStart), so a cap added there needs its row here.
  */
-export interface OperatorSettings {
+export interface OperatorSettings extends OperatorCaps, KindLimits, Pick<RunStart, 'reader'> {
   maxInputBytes: number;
   renderTimeoutSeconds: number;
-  /** Default: the core's (DEFAULT_READ_MODE). */
-  reader?: ReadMode;
   helmAllowHttp: boolean;
   liveTimeoutSeconds: number;
   liveDeadlineSeconds: number;
   maxLiveReads: number;
-  maxReferences: number;
-  maxKeyWork: number;
-  maxPreviewRows: number;
-  maxKinds: number;
-  maxKindPaths: number;
 }
 
 /** Settings read where they are used, as text: the renderer's and live reads' environment, the hash key, `-o`. */
@@ -92,7 +92,7 @@ export interface RefreshSettings {
 }
 
 /** The core's settings a functionConfig holds (the caps are operator settings). */
-type CoreSettings = Omit<Config, 'maxReferences' | 'maxKeyWork' | 'maxPreviewRows'>;
+type CoreSettings = Omit<Config, keyof OperatorCaps>;
 
 /** Every setting rollstamp has, by name. */
 export type AllSettings = CoreSettings & PluginOnlySettings & ShellSettings & RefreshSettings & OperatorSettings;

@@ -9,8 +9,9 @@ import { decode } from '../inputs/read-inputs.ts';
 import { envOf } from './settings-table.ts';
 import configSchema from '../../schemas/rollstamp-config.schema.json' with { type: 'json' };
 import { closest } from '../cli/flags.ts';
-import { type Config, type Deadline, findUnsafeNode, fromYaml, toPlain, type LocatedSettings, parseYamlDocument, type RawSettings, readConfig, readLocatedConfig, type ReadLimits, type Result } from '../../function/index.ts';
+import { type Config, type LocatedSettings, type RawSettings, readConfig, readConfigObject, readLocatedConfig, type ReadLimits, type Result } from '../../function/index.ts';
 import type { RunIo, RunSettings } from './run-settings.ts';
+import type { OperatorCaps } from './setting-row.ts';
 import { type PluginConfig, pluginConfig } from './plugin-config.ts';
 import { summarize } from '../output/result-lines.ts';
 
@@ -41,18 +42,11 @@ export async function readConfigFile(path: string, io: Io): Promise<unknown> {
   return parseConfigText(bytes, path);
 }
 
-/** A config file's bytes (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object. */
+/** A config file's bytes (a RollstampConfig or ConfigMap, YAML or JSON) as a plain object, read by the core's one config reader. */
 export function parseConfigText(bytes: Uint8Array, path: string): unknown {
-  const doc = parseYamlDocument(decode(bytes, path));
-  if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML in config file`);
-  return plainObject(fromYaml(doc.contents), path);
-}
-
-/** A node (model/nodes.ts) as plain JSON, refusing aliases and merge keys first (so nothing expands). */
-export function plainObject(node: unknown, what: string): unknown {
-  if (node === null || node === undefined) return undefined;
-  if (findUnsafeNode(node, 64)) throw new InputError(`${what}: aliases, merge keys and deep nesting are not allowed in the config`);
-  return toPlain(node);
+  const read = readConfigObject({ text: decode(bytes, path) }, path);
+  if ('error' in read) throw new InputError(read.error);
+  return read.object;
 }
 
 /** A hash key file larger than this is refused: a key is a few dozen bytes, never a stream. */
@@ -111,12 +105,8 @@ async function readKeyFile(path: string, shown: string): Promise<Uint8Array> {
  * `ROLLSTAMP_MAX_PREVIEW_ROWS`); they are never read from a functionConfig or a repository.
  */
 export function withOperatorLimits<C extends Config>(config: C, settings: RunSettings): C {
-  return { ...config, maxReferences: settings.maxReferences, maxKeyWork: settings.maxKeyWork, maxPreviewRows: settings.maxPreviewRows };
-}
-
-/** What reading settings may cost (ROLLSTAMP_MAX_KINDS, ROLLSTAMP_MAX_KIND_PATHS), and the run's deadline if it has one (#33). */
-export function readLimits(settings: RunSettings, deadline?: Deadline): ReadLimits {
-  return { maxKinds: settings.maxKinds, maxKindPaths: settings.maxKindPaths, ...(deadline ? { deadline } : {}) };
+  const caps: OperatorCaps = { maxReferences: settings.maxReferences, maxKeyWork: settings.maxKeyWork, maxPreviewRows: settings.maxPreviewRows };
+  return { ...config, ...caps };
 }
 
 /** The settings a functionConfig may hold (the schema's `spec`), for "did you mean" on a typo. */

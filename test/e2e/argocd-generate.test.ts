@@ -12,6 +12,7 @@ import { obtainHelm } from '../support/helm.ts';
 import { runBundle } from '../support/run-cli.ts';
 import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from '../support/tools.ts';
 import { generateIn, repository, type CmpApp } from '../support/cmp.ts';
+import * as objects from '../support/objects.ts';
 
 const ARGOCD = join(ROOT, 'argocd');
 const APP_PARAMETERS = ['renderer', 'values-files', 'targets', 'selector', 'annotation-key', 'on-missing', 'kagent', 'reloader', 'hash-scheme', 'skip-crds', 'allow-empty', 'kinds'];
@@ -99,8 +100,7 @@ spec:
 `;
 }
 
-const secret = (name: string, data: string, namespace?: string): string =>
-  `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}${namespace ? `\n  namespace: ${namespace}` : ''}\ndata:\n  ${data}\n`;
+const secret = (name: string, data: string, namespace?: string): string => objects.secret(name, `  ${data}`, namespace ? { namespace } : {});
 const SETTINGS = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  LOG_LEVEL: info\n';
 /** base64 of `correct-horse-battery`. */
 const DB = secret('db', 'password: Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5');

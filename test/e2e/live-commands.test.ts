@@ -11,30 +11,11 @@ import * as assert from 'uvu/assert';
 import { BUNDLE, runInProcess, type CliRun } from '../support/run-cli.ts';
 import { secretPath, startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../support/fake-apiserver.ts';
 import { pkiOrSkip, tempDir, TOKEN } from '../support/live.ts';
+import { deployment } from '../support/objects.ts';
 
 const pki = pkiOrSkip('e2e/live-commands.test.ts');
 const CANARY = 'CANARY-live-9d1e5a77';
 const FAST_ENV = { ROLLSTAMP_LIVE_TIMEOUT_SECONDS: '1', ROLLSTAMP_LIVE_DEADLINE_SECONDS: '4' };
-
-function deployment(namespace: string, secret: string, name = 'web'): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: ${namespace}
-  annotations: {rollstamp.dev/enabled: "true"}
-spec:
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers:
-      - name: app
-        image: registry.example/app:1
-        envFrom:
-        - secretRef: {name: ${secret}}
-`;
-}
 
 const plainSecret = (namespace: string, name: string): string =>
   `---\napiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: ${namespace}}\nstringData:\n  password: ${CANARY}\n  user: app\n`;
@@ -86,10 +67,10 @@ test('a Secret read live hashes exactly like the same Secret in the input', asyn
   if (!pki) return;
   const env = await cluster();
   try {
-    const fromInput = await run(['stamp', '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db').replace(CANARY, 'PLACEHOLDER') });
-    const fromInputSame = await runInProcess(['stamp', '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db') });
+    const fromInput = await run(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + plainSecret('shop', 'db').replace(CANARY, 'PLACEHOLDER') });
+    const fromInputSame = await runInProcess(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + plainSecret('shop', 'db') });
     assert.is(fromInput.code, 0, fromInput.stderr);
-    const live = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') });
+    const live = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) });
     assert.is(live.code, 0, live.stderr);
     assert.is(live.stderr, '');
     assert.is(hashOf(live.stdout), hashOf(fromInputSame.stdout));
@@ -104,13 +85,13 @@ test('live: never (the default) makes no request; missing reads only what the in
   if (!pki) return;
   const env = await cluster();
   try {
-    const never = await run(['stamp', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') });
+    const never = await run(['stamp', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) });
     assert.is(never.code, 0);
     assert.match(never.stderr, /Secret shop\/db is not in the input/);
     assert.is(env.server.paths.length, 0);
-    const inInput = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db').replace(CANARY, 'in-git') });
+    const inInput = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + plainSecret('shop', 'db').replace(CANARY, 'in-git') });
     assert.is(inInput.code, 0, inInput.stderr);
-    const withProducer = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
+    const withProducer = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + externalSecret('shop', 'db') });
     assert.is(withProducer.code, 0, withProducer.stderr);
     assert.is(env.server.paths.length, 0, 'missing never reads what the input or a producer defines');
   } finally {
@@ -122,16 +103,16 @@ test('live: always reads what a producer defines, and the live bytes decide', as
   if (!pki) return;
   const env = await cluster();
   try {
-    const producer = await run(['stamp', '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
-    const always = await run(['stamp', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
-    const plain = await runInProcess(['stamp', '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db') });
+    const producer = await run(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + externalSecret('shop', 'db') });
+    const always = await run(['stamp', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + externalSecret('shop', 'db') });
+    const plain = await runInProcess(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + plainSecret('shop', 'db') });
     assert.is(always.code, 0, always.stderr);
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
     assert.is(hashOf(always.stdout), hashOf(plain.stdout), 'the live Secret hashes like the plain one');
     assert.is.not(hashOf(always.stdout), hashOf(producer.stdout));
-    const explained = await run(['explain', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
+    const explained = await run(['explain', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + externalSecret('shop', 'db') });
     assert.match(explained.stdout, /Secret shop\/db {2}\[cluster\]/);
-    const json = await run(['explain', '--json', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') + externalSecret('shop', 'db') });
+    const json = await run(['explain', '--json', '--live', 'always', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + externalSecret('shop', 'db') });
     assert.is(JSON.parse(json.stdout).targets[0].sources[0].from, 'cluster');
   } finally {
     await env.server.close();
@@ -142,12 +123,12 @@ test('404 is missing: onMissing applies, and the hash is the missing marker', as
   if (!pki) return;
   const env = await cluster();
   try {
-    const offline = await run(['stamp', '-'], { stdin: deployment('shop', 'gone') });
-    const live = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'gone') });
+    const offline = await run(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'gone' }) });
+    const live = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'gone' }) });
     assert.is(live.code, 0, live.stderr);
     assert.match(live.stderr, /Secret shop\/gone is not in the input or the cluster/);
     assert.is(hashOf(live.stdout), hashOf(offline.stdout));
-    const strict = await run(['stamp', '--live', 'missing', '--on-missing', 'error', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'gone') });
+    const strict = await run(['stamp', '--live', 'missing', '--on-missing', 'error', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'gone' }) });
     assert.is(strict.code, 1);
     assert.is(strict.stdout, '');
   } finally {
@@ -161,17 +142,17 @@ test('a failed read fails every command closed: exit 1, nothing on stdout, one l
   try {
     env.server.always(secretPath('shop', 'db'), { kind: 'status', code: 503 });
     for (const argv of [['stamp'], ['explain'], ['explain', '--json']]) {
-      const r = await run([...argv, '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('shop', 'db') });
+      const r = await run([...argv, '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) });
       assert.is(r.code, 1, argv.join(' '));
       assert.is(r.stdout, '', argv.join(' '));
       assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, /Secret shop\/db/);
     }
-    const viaFn = await run(['fn'], { stdin: resourceList(deployment('shop', 'db')), env: { KUBECONFIG: env.kubeconfig } });
+    const viaFn = await run(['fn'], { stdin: resourceList(deployment('web', { namespace: 'shop', secret: 'db' })), env: { KUBECONFIG: env.kubeconfig } });
     assert.is(viaFn.code, 1, 'fn');
     assert.is(viaFn.stdout, '', 'fn');
     assert.match(viaFn.stderr, /Secret shop\/db/);
-    const forbidden = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('locked', 'db') });
+    const forbidden = await run(['stamp', '--live', 'missing', '--kubeconfig', env.kubeconfig, '-'], { stdin: deployment('web', { namespace: 'locked', secret: 'db' }) });
     assert.is(forbidden.code, 1);
     assert.is(forbidden.stdout, '');
     assert.match(forbidden.stderr, /"get" on secrets in namespace locked/);
@@ -184,7 +165,7 @@ test('fn reads live with functionConfig live: missing and KUBECONFIG', async () 
   if (!pki) return;
   const env = await cluster();
   try {
-    const r = await run(['fn'], { stdin: resourceList(deployment('shop', 'db')), env: { KUBECONFIG: env.kubeconfig } });
+    const r = await run(['fn'], { stdin: resourceList(deployment('web', { namespace: 'shop', secret: 'db' })), env: { KUBECONFIG: env.kubeconfig } });
     assert.is(r.code, 0, r.stderr);
     assert.ok(hashOf(r.stdout));
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
@@ -205,11 +186,11 @@ test('the built bundle reads live too (the lazily loaded reader and client-node 
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdin.end(deployment('shop', 'db'));
+    child.stdin.end(deployment('web', { namespace: 'shop', secret: 'db' }));
     const [code] = (await once(child, 'close')) as [number];
     assert.is(code, 0, stderr);
     assert.is(stderr, '');
-    const inProcess = await runInProcess(['stamp', '-'], { stdin: deployment('shop', 'db') + plainSecret('shop', 'db') });
+    const inProcess = await runInProcess(['stamp', '-'], { stdin: deployment('web', { namespace: 'shop', secret: 'db' }) + plainSecret('shop', 'db') });
     assert.is(hashOf(stdout), hashOf(inProcess.stdout));
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
   } finally {
@@ -238,7 +219,7 @@ test('generate reads only the destination namespace and the allowlist; no reques
   try {
     env.server.addSecret('shared', 'db', { password: 'shared-value' });
     env.server.addSecret('other-team', 'db', { password: 'other-value' });
-    const cwd = app(env, { 'a.yaml': deployment('shop', 'db') + '---\n' + deployment('other-team', 'db', 'spy') + '---\n' + deployment('shared', 'db', 'uses-shared') });
+    const cwd = app(env, { 'a.yaml': deployment('web', { namespace: 'shop', secret: 'db' }) + '---\n' + deployment('spy', { namespace: 'other-team', secret: 'db' }) + '---\n' + deployment('uses-shared', { namespace: 'shared', secret: 'db' }) });
     const r = await run(['generate'], { cwd, env: argo(env) });
     assert.is(r.code, 0, r.stderr);
     assert.is(env.server.count(secretPath('shop', 'db')), 1);
@@ -258,7 +239,7 @@ test('generate refuses live settings from the repository and the Application', a
   if (!pki) return;
   const env = await cluster();
   try {
-    const cwd = app(env, { 'a.yaml': deployment('shop', 'db') });
+    const cwd = app(env, { 'a.yaml': deployment('web', { namespace: 'shop', secret: 'db' }) });
     const attempts: Array<Record<string, string>> = [
       { ARGOCD_ENV_ROLLSTAMP_LIVE: 'always' },
       { ARGOCD_ENV_ROLLSTAMP_KUBECONFIG: '/etc/passwd' },
@@ -274,7 +255,7 @@ test('generate refuses live settings from the repository and the Application', a
       assert.is(r.stdout, '');
       assert.match(r.stderr, /operator-only/);
     }
-    const fileCwd = app(env, { 'a.yaml': deployment('shop', 'db'), '.rollstamp.yaml': 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nmetadata: {name: r}\nspec: {live: always}\n' });
+    const fileCwd = app(env, { 'a.yaml': deployment('web', { namespace: 'shop', secret: 'db' }), '.rollstamp.yaml': 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nmetadata: {name: r}\nspec: {live: always}\n' });
     const fromFile = await run(['generate'], { cwd: fileCwd, env: { ARGOCD_APP_NAMESPACE: 'shop' } });
     assert.is(fromFile.code, 2);
     assert.match(fromFile.stderr, /live cannot be set by the repository/);
@@ -289,7 +270,7 @@ test('generate fails closed on a read that times out: nothing on stdout', async 
   const env = await cluster();
   try {
     env.server.always(secretPath('shop', 'db'), { kind: 'hang' });
-    const cwd = app(env, { 'a.yaml': deployment('shop', 'db') });
+    const cwd = app(env, { 'a.yaml': deployment('web', { namespace: 'shop', secret: 'db' }) });
     const started = Date.now();
     const r = await run(['generate'], { cwd, env: argo(env) });
     assert.is(r.code, 1);

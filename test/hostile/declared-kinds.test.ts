@@ -9,19 +9,20 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asResourceList, assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, stampsIn, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { asResourceList, stampsIn, stream } from '../support/objects.ts';
+import { FULL_SIZES } from '../support/sizes.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
 
-const FULL = process.env.CI !== undefined && process.env.CI !== '';
 /** Entries of the many-kinds cases; paths of the one-entry case and the objects it is read over. */
-const KINDS = FULL ? 20_000 : 4_000;
-const PATHS = FULL ? 100_000 : 20_000;
-const PATH_OBJECTS = FULL ? 10_000 : 2_000;
+const KINDS = FULL_SIZES ? 20_000 : 4_000;
+const PATHS = FULL_SIZES ? 100_000 : 20_000;
+const PATH_OBJECTS = FULL_SIZES ? 10_000 : 2_000;
 /** The key-work case: the operator's budget and the objects that spend it with 32 paths each. */
-const KEY_WORK = FULL ? 500_000 : 100_000;
-const WORK_OBJECTS = FULL ? 20_000 : 4_000;
+const KEY_WORK = FULL_SIZES ? 500_000 : 100_000;
+const WORK_OBJECTS = FULL_SIZES ? 20_000 : 4_000;
 const WORK_ENV = { ROLLSTAMP_MAX_KEY_WORK: String(KEY_WORK) };
 
 const CONFIG_HEAD = 'apiVersion: rollstamp.dev/v1alpha1\nkind: RollstampConfig\nspec:\n  targets: all\n  kinds:\n';

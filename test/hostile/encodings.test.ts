@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runBundle } from '../support/run-cli.ts';
-import { assertFailsClosed, cleanup, deployment, requireBundle, secret, stampsIn, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, cleanup, requireBundle, tempDir } from '../support/hostile.ts';
+import { deployment, secret, stampsIn, stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
 
-const PLAIN = stream([secret('db', '  password: c2VjcmV0LXZhbHVlLXRoYXQtaXMtbG9uZw=='), deployment('web', 'db')]);
+const PLAIN = stream([secret('db', '  password: c2VjcmV0LXZhbHVlLXRoYXQtaXMtbG9uZw=='), deployment('web', { secret: 'db' })]);
 
 test('invalid UTF-8: error names the file and the byte offset', () => {
   const dir = tempDir('utf8');
@@ -53,7 +54,7 @@ for (const [name, value] of [
   ['inner spaces', '"c2Vj cmV0"'],
 ] as const) {
   test(`non-base64 Secret data (${name}): error names the Secret and key, not the value`, () => {
-    const input = stream([secret('db', `  api-token: ${value}`), deployment('web', 'db')]);
+    const input = stream([secret('db', `  api-token: ${value}`), deployment('web', { secret: 'db' })]);
     const r = runBundle(['stamp', '-'], { stdin: input });
     assertFailsClosed(r, name);
     assert.ok(r.stderr.includes('db'), `names the Secret: ${r.stderr}`);
@@ -65,8 +66,8 @@ for (const [name, value] of [
 test('line-wrapped base64 in a | block is accepted and hashes like the one-line form', () => {
   const oneLine = 'c2VjcmV0LXZhbHVlLXRoYXQtaXMtbG9uZw==';
   const wrapped = `  password: |\n    c2VjcmV0LXZhbHVl\n    LXRoYXQtaXMtbG9u\n    Zw==`;
-  const a = runBundle(['stamp', '-'], { stdin: stream([secret('db', `  password: ${oneLine}`), deployment('web', 'db')]) });
-  const b = runBundle(['stamp', '-'], { stdin: stream([secret('db', wrapped), deployment('web', 'db')]) });
+  const a = runBundle(['stamp', '-'], { stdin: stream([secret('db', `  password: ${oneLine}`), deployment('web', { secret: 'db' })]) });
+  const b = runBundle(['stamp', '-'], { stdin: stream([secret('db', wrapped), deployment('web', { secret: 'db' })]) });
   assert.is(a.code, 0, a.stderr);
   assert.is(b.code, 0, b.stderr);
   assert.equal(stampsIn(b.stdout), stampsIn(a.stdout));

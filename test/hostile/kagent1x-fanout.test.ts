@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
-import { assertCheap, assertFailsClosed, cleanup, requireBundle, runMeasured, stream, tempDir } from '../support/hostile.ts';
+import { assertCheap, assertFailsClosed, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runBundle } from '../support/run-cli.ts';
-import { cleanup, requireBundle, stream, tempDir } from '../support/hostile.ts';
+import { cleanup, requireBundle, tempDir } from '../support/hostile.ts';
+import { stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

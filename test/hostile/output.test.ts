@@ -8,14 +8,15 @@ import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { Rng } from '../support/property-generate.ts';
 import { runInProcess } from '../support/run-cli.ts';
-import { asResourceList, assertFailsClosed, BUNDLE, cleanup, deployment, requireBundle, runMeasured, secret, stream, tempDir } from '../support/hostile.ts';
+import { assertFailsClosed, BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { asResourceList, deployment, secret, stream } from '../support/objects.ts';
 
 test.before.each(requireBundle);
 test.after(cleanup);
 
 test('a failure in the last of several files prints nothing at all', () => {
   const dir = tempDir('last-fails');
-  writeFileSync(join(dir, 'a.yaml'), stream([deployment('web', 'db'), secret('db', 'password: cGFzcw==')]));
+  writeFileSync(join(dir, 'a.yaml'), stream([deployment('web', { secret: 'db' }), secret('db', 'password: cGFzcw==')]));
   writeFileSync(join(dir, 'b.yaml'), stream([secret('other', 'k: dg==')]));
   writeFileSync(join(dir, 'z.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: broken\n');
   const r = runMeasured(['stamp', 'a.yaml', 'b.yaml', 'z.yaml'], { cwd: dir });
@@ -27,7 +28,7 @@ test('a 5 MiB stamped stream through a pipe is byte-identical to the same output
   const docs: string[] = [];
   let size = 0;
   for (let i = 0; size < 5 * 1024 * 1024; i++) {
-    const pair = [deployment(`web-${i}`, `db-${i}`), secret(`db-${i}`, `password: ${Buffer.from(`pw-${i}`).toString('base64')}`)];
+    const pair = [deployment(`web-${i}`, { secret: `db-${i}` }), secret(`db-${i}`, `password: ${Buffer.from(`pw-${i}`).toString('base64')}`)];
     docs.push(...pair);
     size += pair.join('---\n').length + 4;
   }
@@ -67,7 +68,7 @@ test('200 generated bundles: the same objects come out as go in, and only rollst
     const n = 1 + rng.int(6);
     for (let i = 0; i < n; i++) {
       docs.push(secret(`s${i}`, `k: ${Buffer.from(rng.hex(6)).toString('base64')}`));
-      if (rng.bool()) docs.push(deployment(`d${i}`, `s${rng.int(n)}`));
+      if (rng.bool()) docs.push(deployment(`d${i}`, { secret: `s${rng.int(n)}` }));
       if (rng.bool(0.3)) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: svc${i}\nspec: {ports: [{port: 80}]}\n`);
     }
     const input = stream(rng.shuffle(docs));

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { runBundle, runInProcess } from '../support/run-cli.ts';
-import { cleanup, requireBundle, stampsIn } from '../support/hostile.ts';
+import { cleanup, requireBundle } from '../support/hostile.ts';
+import { stampsIn } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

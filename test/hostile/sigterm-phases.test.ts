@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, type Ended, requireBundle, stream, tempDir, termIn } from '../support/hostile.ts';
+import { BUNDLE, cleanup, type Ended, requireBundle, tempDir, termIn } from '../support/hostile.ts';
+import { stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);

@@ -8,7 +8,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE, cleanup, deployment, requireBundle, secret, stream, tempDir } from '../support/hostile.ts';
+import { BUNDLE, cleanup, requireBundle, tempDir } from '../support/hostile.ts';
+import { deployment, secret, stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
@@ -68,7 +69,7 @@ test('SIGTERM while parsing a large input: ends within 2 s, nothing on stdout (#
   const lines = ['  k0: &a v0'];
   for (let i = 1; i < 300_000; i++) lines.push(`  k${i}: v${i}`);
   const dir = tempDir('term');
-  writeFileSync(join(dir, 'big.yaml'), stream([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${lines.join('\n')}\n`, deployment('web', 'db')]));
+  writeFileSync(join(dir, 'big.yaml'), stream([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${lines.join('\n')}\n`, deployment('web', { secret: 'db' })]));
   const child = start(['stamp', 'big.yaml'], dir);
   // Parsing has begun once the process has spent a second of CPU time (start-up and reading take far less).
   const ready = (async (): Promise<void> => {
@@ -94,7 +95,7 @@ test('SIGTERM while waiting for the cluster: ends within 2 s, nothing on stdout 
   const port = (server.address() as { port: number }).port;
   const dir = tempDir('term');
   writeFileSync(join(dir, 'kubeconfig'), `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n`);
-  writeFileSync(join(dir, 'app.yaml'), deployment('web', 'db'));
+  writeFileSync(join(dir, 'app.yaml'), deployment('web', { secret: 'db' }));
   try {
     const child = start(['stamp', '--live', 'missing', '--kubeconfig', 'kubeconfig', 'app.yaml'], dir, { ROLLSTAMP_LIVE_TIMEOUT_SECONDS: '60', ROLLSTAMP_LIVE_DEADLINE_SECONDS: '120' });
     const e = await termWhen(child, firstConnection);
@@ -108,7 +109,7 @@ test('SIGTERM while waiting for the cluster: ends within 2 s, nothing on stdout 
 test('SIGTERM while the output is written: the output is complete, never cut short (#12)', async () => {
   // ~6 MB of output into a pipe nobody reads yet: the write blocks after the pipe's buffer fills.
   const value = 'dmFsdWU='.repeat(64);
-  const docs = [secret('db', '  password: cGFzcw=='), deployment('web', 'db')];
+  const docs = [secret('db', '  password: cGFzcw=='), deployment('web', { secret: 'db' })];
   for (let i = 0; i < 6000; i++) docs.push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n  a: "${value}"\n  b: "${value}"\n`);
   const dir = tempDir('term');
   const text = stream(docs);

@@ -4,7 +4,8 @@
 // < 256 MiB peak RSS — except a bomb in an object nothing uses, which passes through untouched, also cheaply.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { asResourceList, assertCheap, assertFailsClosed, cleanup, deployment, requireBundle, runMeasured, secret, stream } from '../support/hostile.ts';
+import { assertCheap, assertFailsClosed, cleanup, requireBundle, runMeasured } from '../support/hostile.ts';
+import { asResourceList, deployment, secret, stream } from '../support/objects.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
@@ -16,7 +17,7 @@ function laughs(indent: string, levels = 9): string {
   return lines.join('\n');
 }
 
-const BOMB_SECRET = stream([secret('bomb-secret', laughs('  ')), deployment('web', 'bomb-secret')]);
+const BOMB_SECRET = stream([secret('bomb-secret', laughs('  ')), deployment('web', { secret: 'bomb-secret' })]);
 
 const UNRELATED_CM = `apiVersion: v1
 kind: ConfigMap
@@ -25,7 +26,7 @@ metadata:
 data:
 ${laughs('  ')}
 `;
-const BOMB_UNRELATED = stream([secret('db', '  password: cGFzcw=='), UNRELATED_CM, deployment('web', 'db')]);
+const BOMB_UNRELATED = stream([secret('db', '  password: cGFzcw=='), UNRELATED_CM, deployment('web', { secret: 'db' })]);
 
 const MERGE_LOOP = `%YAML 1.1
 ---
@@ -46,15 +47,15 @@ data:
 `;
 const DEEP_JSON_RL = `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":{"a":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}}]}`;
 
-const DUP_SECRET = stream([secret('dup-secret', '  password: cGFzcw==\n  password: b3RoZXI='), deployment('web', 'dup-secret')]);
-const DUP_TEMPLATE = stream([secret('db', '  password: cGFzcw=='), deployment('web', 'db', undefined, '\n      labels: {app: web}')]);
+const DUP_SECRET = stream([secret('dup-secret', '  password: cGFzcw==\n  password: b3RoZXI='), deployment('web', { secret: 'dup-secret' })]);
+const DUP_TEMPLATE = stream([secret('db', '  password: cGFzcw=='), deployment('web', { secret: 'db', extraTemplate: '\n      labels: {app: web}' })]);
 const ALIAS_TEMPLATE = stream([
   secret('db', '  password: cGFzcw=='),
-  deployment('web', 'db', undefined, '\n      annotations: &ann {team: a}').replace('    spec:\n      containers:', '    spec:\n      nodeSelector: *ann\n      containers:'),
+  deployment('web', { secret: 'db', extraTemplate: '\n      annotations: &ann {team: a}' }).replace('    spec:\n      containers:', '    spec:\n      nodeSelector: *ann\n      containers:'),
 ]);
 const MERGE_TEMPLATE = stream([
   secret('db', '  password: cGFzcw=='),
-  deployment('web', 'db', undefined, '\n      annotations:\n        <<: {team: a}\n        owner: b'),
+  deployment('web', { secret: 'db', extraTemplate: '\n      annotations:\n        <<: {team: a}\n        owner: b' }),
 ]);
 
 interface Case {

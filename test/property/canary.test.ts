@@ -30,7 +30,7 @@ import {
   type Rng,
   type WorkloadModel,
 } from '../support/property-generate.ts';
-import { cli, CASES, forAll, type Case } from '../support/property-harness.ts';
+import { type Case, CASES, cli, forAll, perCases } from '../support/property-harness.ts';
 import { randomFormat, renderStream, ymap, type Style, type YMap } from '../support/property-render.ts';
 
 /** Runs the CLI and records whatever reaches the real process streams meanwhile (console, stray writes). */
@@ -261,7 +261,7 @@ test('P6: no output channel holds a Secret value, its base64 or its hex — on s
     }
   });
   if (process.env.PROPERTY_VERBOSE) console.log(ran, placed);
-  for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= 5, `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
+  for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= perCases(5), `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
   if (CASES >= 100) assert.ok(placed.stringData >= 50 && placed.data >= 50 && placed.shadowed >= 10, `markers placed: ${JSON.stringify(placed)}`);
 });
 
@@ -311,7 +311,7 @@ test('P6g: generate (a plain-directory app as Argo CD runs it; YAML and JSON out
     await sweepGenerate(files, made.canaries, app, { mustFail: inputs.mustFail, echoed: Object.values(files).join('\n'), process: asChild }, `generate [${scenario}] (${c.label})`);
   });
   if (process.env.PROPERTY_VERBOSE) console.log(ran, placed, asProcess);
-  for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= 3, `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
+  for (const s of new Set(SCENARIOS)) assert.ok((ran.get(s) ?? 0) >= perCases(3), `scenario ${s} ran only ${ran.get(s) ?? 0} times`);
   if (CASES >= 100) assert.ok(asProcess >= 5, `only ${asProcess} cases ran generate as a process`);
 });
 

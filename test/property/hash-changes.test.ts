@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dependsOn, genBundle, isTarget, usesOf, workloadId } from '../support/property-generate.ts';
-import { forAll, render, stamp } from '../support/property-harness.ts';
+import { forAll, perCases, render, stamp } from '../support/property-harness.ts';
 import { sensitiveMutations, targetIndices, type MutationKind } from '../support/property-mutate.ts';
 import { randomFormat } from '../support/property-render.ts';
 
@@ -40,7 +40,7 @@ async function changesProperty(name: string, seed: number, kinds: readonly Mutat
     ran++;
     seen.add(m.kind);
   });
-  assert.ok(ran >= 100, `only ${ran} cases had a mutation to try`);
+  assert.ok(ran >= perCases(100), `only ${ran} cases had a mutation to try`);
   for (const k of kinds) assert.ok(seen.has(k), `no case tried a "${k}" mutation`);
 }
 

@@ -14,7 +14,8 @@
 // - some Agents are SandboxAgents (kagent 0.10, Substrate): their stamp is the literal env entry
 //   ROLLSTAMP_HASH in spec.declarative.deployment.env, replacing a stale one in place and keeping every other
 //   entry in order; a configMapKeyRef env entry there is dropped by kagent, so rotating it changes nothing.
-// PROPERTY_SEED / PROPERTY_CASES / PROPERTY_CASE override the seed, the number of cases, one case only.
+// 100 bundles when CI is set, 50 elsewhere; PROPERTY_SEED / PROPERTY_CASES / PROPERTY_CASE override the seed,
+// the number of cases, one case only.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,9 +25,10 @@ import * as assert from 'uvu/assert';
 import { Document, parseAllDocuments, visit } from 'yaml';
 import { Rng } from '../support/property-generate.ts';
 import { bothReaders } from '../support/both-readers.ts';
+import { sized } from '../support/sizes.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 0x6b616765);
-const CASES = Number(process.env.PROPERTY_CASES ?? 100);
+const CASES = Number(process.env.PROPERTY_CASES ?? sized(100, 50));
 const ONLY = process.env.PROPERTY_CASE === undefined ? undefined : Number(process.env.PROPERTY_CASE);
 const STAMP = 'rollstamp.dev/hash';
 const NAMESPACES = ['ns-a', 'ns-b'] as const;

@@ -14,6 +14,7 @@ import { scanDifference } from '../support/scan-compare.ts';
 import { caseSeed, genBundle, Rng } from '../support/property-generate.ts';
 import { render } from '../support/property-harness.ts';
 import { randomFormat, RENDERER_LIKE } from '../support/property-render.ts';
+import { sized } from '../support/sizes.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SEED = 0x5b5e7001;
@@ -253,7 +254,7 @@ function checkChain(rng: Rng, text: string, label: string, mutations: number): b
 
 test('agrees with the yaml library on rendered bundles in random formats, and on their mutations', () => {
   let accepted = 0;
-  const cases = 300;
+  const cases = sized(300, 150);
   for (let i = 0; i < cases; i++) {
     const rng = new Rng(caseSeed(SEED, i));
     if (checkChain(rng, render(genBundle(rng).bundle, i % 3 === 0 ? { ...randomFormat(rng), ...RENDERER_LIKE } : randomFormat(rng), rng), `bundle case ${i}`, 4)) accepted++;
@@ -264,7 +265,7 @@ test('agrees with the yaml library on rendered bundles in random formats, and on
 
 test('agrees with the yaml library on grammar-made streams and their mutations', () => {
   let accepted = 0;
-  const cases = 4000;
+  const cases = sized(4000, 2000);
   for (let i = 0; i < cases; i++) {
     const rng = new Rng(caseSeed(SEED + 1, i));
     if (checkChain(rng, new Grammar(rng).stream(), `grammar case ${i}`, 3)) accepted++;

@@ -7,7 +7,7 @@
 import * as assert from 'uvu/assert';
 import { bundleDocs, genBundle, resourceListDoc, type Rng } from './property-generate.ts';
 import { randomStyle, renderStream, ymap, type Style, type YMap, type YNode } from './property-render.ts';
-import { asResourceList } from './hostile.ts';
+import { asResourceList } from './objects.ts';
 import { fixtureInputs, mutateBytes, mutateText, mutateTree, randomValue } from './fuzz-mutate.ts';
 import { checkContract, dataOf, digestsIn, run, type CaseModule, type FuzzCase } from './fuzz.ts';
 

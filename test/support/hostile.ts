@@ -1,6 +1,6 @@
 // Shared by the hostile-input tests: the built bundle as a child process with its wall time, CPU time and
-// peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs, and
-// small bundle builders; a run signalled with SIGTERM in a given phase (termIn). Not a test file (no `.test.ts`).
+// peak RSS; time bounds relative to the yaml library parsing the same bytes in the same run; temp dirs; a run
+// signalled with SIGTERM in a given phase (termIn). The objects they feed it are in objects.ts. Not a test file.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,65 +145,6 @@ export function assertCheap(run: () => Measured, input: string | Uint8Array, wha
   return assertWithinBaseline(run, input, what, RSS_LIMIT_KIB);
 }
 
-/** Wraps YAML documents (block style, no directives) as the items of a ResourceList. */
-export function asResourceList(docs: readonly string[], functionConfig?: string): string {
-  const items = docs
-    .map((doc) =>
-      doc
-        .replace(/\n+$/, '')
-        .split('\n')
-        .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
-        .join('\n'),
-    )
-    .join('\n');
-  const fc = functionConfig ? `functionConfig: ${functionConfig}\n` : '';
-  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n${fc}items:\n${items}\n`;
-}
-
-/** A Deployment that opts in and uses Secret `secret` (envFrom) and, if given, ConfigMap `configMap`. */
-export function deployment(name: string, secret: string, configMap?: string, extraTemplate = ''): string {
-  const cm = configMap ? `\n        - configMapRef: {name: ${configMap}}` : '';
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  annotations:
-    rollstamp.dev/enabled: "true"
-spec:
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}${extraTemplate}
-    spec:
-      containers:
-      - name: c
-        image: example/app:1
-        envFrom:
-        - secretRef: {name: ${secret}}${cm}
-`;
-}
-
-export function secret(name: string, dataLines: string): string {
-  return `apiVersion: v1
-kind: Secret
-metadata:
-  name: ${name}
-data:
-${dataLines}
-`;
-}
-
-/** Joins documents into one YAML stream. */
-export function stream(docs: readonly string[]): string {
-  return docs.map((d) => d.replace(/\n*$/, '\n')).join('---\n');
-}
-
-/** `rollstamp.dev/hash` values in a text, in order. */
-export function stampsIn(text: string): string[] {
-  return [...text.matchAll(/rollstamp\.dev\/hash: "?((?:sha256|hmac-sha256):[0-9a-f]{64})"?/g)].map((m) => m[1]!);
-}
-
 export interface Ended {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -216,9 +157,11 @@ export interface Ended {
 
 /**
  * `rollstamp stamp --debug [args] app.yaml` on `text`; SIGTERM as soon as the `phase` line arrives (the
- * hostile SIGTERM tests: sigterm-phases.test.ts in the worker, run-gate.test.ts on the main thread).
+ * hostile SIGTERM tests: sigterm-phases.test.ts in the worker, run-gate.test.ts on the main thread). With
+ * `sendSignal` false nothing is sent: `afterTermMs` is then the time from that line to the end of the whole run, the
+ * baseline a SIGTERM's latency is held to on a loaded machine.
  */
-export async function termIn(phase: string, text: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<Ended> {
+export async function termIn(phase: string, text: string, env: Record<string, string> = {}, args: readonly string[] = [], sendSignal = true): Promise<Ended> {
   const dir = tempDir('phase');
   writeFileSync(join(dir, 'app.yaml'), text);
   const child = spawn(process.execPath, [BUNDLE, 'stamp', '--debug', ...args, 'app.yaml'], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -230,7 +173,7 @@ export async function termIn(phase: string, text: string, env: Record<string, st
     stderr += c.toString('utf8');
     if (t0 === 0 && stderr.includes(`rollstamp: debug: ${phase}\n`)) {
       t0 = Date.now();
-      child.kill('SIGTERM');
+      if (sendSignal) child.kill('SIGTERM');
     }
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);

@@ -1,6 +1,6 @@
 // The one CLI runner of the tests: the CLI in-process with a captured Io, or any command — the built bundle
 // above all — as a child process with its output collected.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../plugin/cli/run-cli.ts';
 import { errorLine, RollstampError } from '../../plugin/process/errors.ts';
@@ -89,4 +89,48 @@ export function runProcess(cmd: string, args: readonly string[], opts: ProcessOp
 /** The built bundle under plain node (`nodeArgs` before it, e.g. a `--require` preload). */
 export function runBundle(argv: readonly string[], opts: ProcessOpts & { nodeArgs?: readonly string[] } = {}): ProcessRun {
   return runProcess(process.execPath, [...(opts.nodeArgs ?? []), BUNDLE, ...argv], opts);
+}
+
+/** `runProcess` without blocking this thread, so a file can have several processes running (see `inParallel`). */
+export function runProcessAsync(cmd: string, args: readonly string[], opts: ProcessOpts = {}): Promise<ProcessRun> {
+  const base: NodeJS.ProcessEnv = opts.exactEnv ? {} : opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...args], { cwd: opts.cwd ?? ROOT, env: { ...base, ...opts.env }, stdio: [opts.stdin === 'closed' ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let spawnError = '';
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => (spawnError = `spawn ${cmd} failed: ${e.message}\n`));
+    const timer = setTimeout(() => child.kill(opts.killSignal ?? 'SIGTERM'), opts.timeoutMs ?? 120_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
+      resolve({ code: code ?? -1, stdout: text(out), stderr: `${spawnError}${text(err)}`, signal });
+    });
+    if (child.stdin && opts.stdin !== 'closed') {
+      child.stdin.on('error', () => undefined); // a process that exits without reading its input
+      child.stdin.end(opts.stdin ?? '');
+    }
+  });
+}
+
+/** `runBundle` without blocking this thread. */
+export function runBundleAsync(argv: readonly string[], opts: ProcessOpts & { nodeArgs?: readonly string[] } = {}): Promise<ProcessRun> {
+  return runProcessAsync(process.execPath, [...(opts.nodeArgs ?? []), BUNDLE, ...argv], opts);
+}
+
+/**
+ * `fn` over `items`, at most `limit` at a time (default 2: the cores the suite is sized for; more only adds
+ * contention beside the other shards); results in the order of `items`. For files that spawn a process per
+ * case where the process is the point: their spawns overlap instead of waiting on each other.
+ */
+export async function inParallel<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, limit = 2): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]!, i);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -20,8 +20,9 @@ const MAX_LINES = 400;
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   model: [],
-  config: ['model'],
   read: ['model'],
+  // Settings arrive as YAML text too (a --config file, .rollstamp.yaml): config/ reads it with read/'s parser (#36).
+  config: ['model', 'read'],
   discover: ['model', 'config'],
   // A target kind is one module: its selection and stamp site, and what it references, read with discover/.
   kinds: ['model', 'config', 'discover'],

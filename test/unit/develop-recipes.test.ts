@@ -1,7 +1,9 @@
-// docs/develop.md's "Extending the CLI" recipes, applied as written: the output format row joins diff's table and
-// the command record and module join the command list, in a temporary directory, and each then surfaces where
-// the page says — parsing, --help, completion, its output (#36).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// docs/develop.md's "Extending the core" and "Extending the CLI" recipes, applied as written: the workload row and
+// the producer row join their tables in a copy of function/, which is type-checked and run over a stream with the
+// new kind; the output format row joins diff's table and the command record and module join the command list, in
+// a temporary directory; each then surfaces where the page says (#36).
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,13 +17,14 @@ import { DIFF_OUTPUT, type DiffReport } from '../../plugin/output/diff-formats.t
 import { chosenFormat, outputFlag, type OutputFormat } from '../../plugin/output/output-format.ts';
 import type { Io } from '../../plugin/process/io.ts';
 import { withRunSettings } from '../../plugin/settings/run-settings.ts';
+import * as core from '../../function/index.ts';
 import { fences } from '../support/markdown.ts';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
 
 const page = readFileSync(join(ROOT, 'docs/develop.md'), 'utf8');
-/** The one `ts recipe=NAME` block of the page. */
-function recipe(name: string): string {
-  const blocks = fences(page).filter((f) => f.lang === 'ts' && f.flags.includes(`recipe=${name}`));
+/** The one `ts recipe=NAME` block of the page (or of another language). */
+function recipe(name: string, lang = 'ts'): string {
+  const blocks = fences(page).filter((f) => f.lang === lang && f.flags.includes(`recipe=${name}`));
   assert.is(blocks.length, 1, `docs/develop.md has one ${name} recipe`);
   return blocks[0]!.body;
 }
@@ -89,6 +92,108 @@ test('the command recipe: its record is listed, completed and loads a module tha
   assert.is(out, 'hello, kpt\n');
   const typo = await loaded.run(['--nam', 'x'], io).then(() => undefined, (err: unknown) => err);
   assert.match(String(typo), 'did you mean --name?');
+});
+
+/** The core's API, as the copy below and the repository each export it. */
+type Core = typeof core;
+
+/** `function/` copied to `into`, with the schema it validates settings with and the repository's node_modules. */
+function copyCore(into: string): void {
+  cpSync(join(ROOT, 'function'), join(into, 'function'), { recursive: true });
+  cpSync(join(ROOT, 'schemas'), join(into, 'schemas'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(into, 'node_modules'));
+  writeFileSync(join(into, 'package.json'), JSON.stringify({ type: 'module' }));
+}
+
+/** `text` with `insert` placed before the one match of `before` (the recipe's place, as the page says it). */
+function insertBefore(text: string, before: RegExp, insert: string): string {
+  const at = text.search(before);
+  assert.ok(at > 0 && text.slice(at + 1).search(before) < 0, `one place matches ${before}`);
+  return `${text.slice(0, at)}${insert}${text.slice(at)}`;
+}
+
+// One copy of the core with both core recipes applied: the workload row at the end of OPERATORS, the producer
+// before PRODUCERS and its name at the end of that list.
+const copy = join(dir, 'core');
+copyCore(copy);
+const rowsFile = join(copy, 'function/kinds/workload-rows.ts');
+writeFileSync(rowsFile, insertBefore(readFileSync(rowsFile, 'utf8'), /\n\];\n\n\/\*\* Every built-in row/, `\n${recipe('workload-row').trimEnd()}`));
+const producersFile = join(copy, 'function/kinds/producers.ts');
+const producer = recipe('producer-row');
+const producerName = /^const (\w+): ProducerKind/m.exec(producer)?.[1];
+const withProducer = insertBefore(readFileSync(producersFile, 'utf8'), /^export const PRODUCERS\b/m, `${producer}\n`);
+writeFileSync(producersFile, withProducer.replace(/(export const PRODUCERS: readonly ProducerKind\[\] = \[[^\]]*)\];/, `$1, ${producerName}];`));
+
+/** A stream run of `text` through `api`, everything opted in by its annotation. */
+function stamp(api: Core, text: string): ReturnType<ReturnType<Core['startStreamRun']>['finish']> {
+  const read = api.readConfig(undefined);
+  if (!('config' in read)) throw new Error('default config');
+  return api.startStreamRun([{ path: 'in.yaml', text }], { config: read.config }).finish();
+}
+
+test('the core recipes type-check where the page puts them', () => {
+  const options = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
+  writeFileSync(join(copy, 'tsconfig.json'), JSON.stringify({ compilerOptions: options.compilerOptions, files: ['function/kinds/workload-rows.ts', 'function/kinds/producers.ts'] }));
+  assert.ok(producerName, 'the producer recipe names its row');
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', copy], { encoding: 'utf8' });
+  assert.is(tsc.status, 0, `${tsc.stdout}${tsc.stderr}`);
+});
+
+const WIDGET = (value: string): string => `apiVersion: widgets.example.com/v1
+kind: Widget
+metadata: {name: w, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  credentialSecrets: [creds]
+  template:
+    spec:
+      containers: [{name: w, image: w}]
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: creds, namespace: shop}
+stringData: {key: ${value}}
+`;
+
+test('the workload row recipe: its kind is stamped on its pod template, over the Secrets its operator mounts', async () => {
+  const api = (await import(pathToFileURL(join(copy, 'function/index.ts')).href)) as Core;
+  const one = stamp(api, WIDGET('CANARY-one-71a3'));
+  assert.equal(one.results.filter((r) => r.severity === 'error'), []);
+  assert.equal(one.targets.map((t) => [t.resourceRef.kind, t.field, t.rollout?.how, t.sources.map((x) => x.name)]), [['Widget', 'spec.template.metadata.annotations["rollstamp.dev/hash"]', 'rolling', ['creds']]]);
+  assert.match(one.output, /template:\n {4}metadata:\n {6}annotations:\n {8}rollstamp\.dev\/hash: "sha256:/);
+  assert.is.not(stamp(api, WIDGET('CANARY-two-9c04')).targets[0]?.hash, one.targets[0]!.hash, 'a changed Secret rolls it');
+  assert.equal(stamp(core, WIDGET('CANARY-one-71a3')).targets, [], 'without the row the kind is not a target');
+  // The line the page gives docs/kinds.md passes the check test/unit/workload-rows.test.ts makes of every row.
+  const line = recipe('workload-row-doc', 'md').trim();
+  assert.ok(line.startsWith('| `widgets.example.com` | Widget |') && line.includes('example.com/widget-operator api/v1/widget_types.go') && line.includes('**rolling**'), line);
+});
+
+const TOKEN = (spec: string): string => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        env:
+        - name: TOKEN
+          valueFrom: {secretKeyRef: {name: api-token, key: token}}
+---
+apiVersion: tokens.example.com/v1
+kind: TokenRequest
+metadata: {name: api, namespace: shop}
+spec: {secretName: api-token, ${spec}}
+`;
+
+test('the producer row recipe: a workload reading what it makes is stamped from the fields that decide the value', async () => {
+  const api = (await import(pathToFileURL(join(copy, 'function/index.ts')).href)) as Core;
+  const base = stamp(api, TOKEN('audience: payments, scopes: [read], refreshInterval: 1h'));
+  assert.equal(base.results.filter((r) => r.tags.code === 'MISSING_SOURCE'), [], 'the Secret it makes is found');
+  assert.equal(base.targets.map((t) => t.sources.map((x) => [x.cls, x.name, x.producedBy])), [[['Secret', 'api-token', 'TokenRequest shop/api']]]);
+  assert.is.not(stamp(api, TOKEN('audience: billing, scopes: [read], refreshInterval: 1h')).targets[0]?.hash, base.targets[0]!.hash, 'a new audience rolls it');
+  assert.is(stamp(api, TOKEN('audience: payments, scopes: [read], refreshInterval: 24h')).targets[0]?.hash, base.targets[0]!.hash, 'a new refreshInterval does not');
+  const without = stamp(core, TOKEN('audience: payments, scopes: [read], refreshInterval: 1h'));
+  assert.ok(without.results.some((r) => r.tags.code === 'MISSING_SOURCE'), 'without the row the Secret is missing');
 });
 
 test.run();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
+import { refuseEmpty } from '../../plugin/inputs/refuse-empty.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rollstamp-empty-'));
 writeFileSync(join(dir, 'comments.yaml'), '# nothing rendered\n---\n---\n');
@@ -73,6 +74,27 @@ test('fn on a JSON empty ResourceList answers JSON with the info result', async 
   const out = JSON.parse(run.stdout) as { items: unknown[]; results: Array<{ severity: string; tags: { code: string } }> };
   assert.equal(out.items, []);
   assert.equal(out.results.map((r) => [r.severity, r.tags.code]), [['info', 'EMPTY_INPUT']]);
+});
+
+test('one decision refuses an empty input for every command, each line naming its source and the way to allow it (#36)', () => {
+  const message = (from: Parameters<typeof refuseEmpty>[2]): string => {
+    try {
+      refuseEmpty({ objects: 0 }, false, from);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'not refused';
+  };
+  assert.is(message({ paths: [] }), 'no objects in standard input; pass --allow-empty if an empty input is expected');
+  assert.is(message({ paths: ['a.yaml', 'b/'] }), 'no objects in a.yaml, b/; pass --allow-empty if an empty input is expected');
+  assert.is(
+    message({ renderer: 'helm' }),
+    'the helm render produced no objects; refusing an empty result (set allow-empty to allow it: parameter allow-empty, ARGOCD_ENV_ROLLSTAMP_ALLOW_EMPTY or allowEmpty in .rollstamp.yaml)',
+  );
+  for (const from of [{ paths: [] }, { renderer: 'kustomize' }]) {
+    assert.not.throws(() => refuseEmpty({ objects: 0 }, true, from), 'allowed');
+    assert.not.throws(() => refuseEmpty({ objects: 1 }, false, from), 'not empty');
+  }
 });
 
 test.run();

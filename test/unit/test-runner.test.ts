@@ -13,6 +13,8 @@ const FAILING = "import { test } from 'uvu';\nimport * as assert from 'uvu/asser
 const CRASHING = "throw new Error('crash while loading');\n";
 const ALONE = "// Runs alone: a check of the runner\nimport { test } from 'uvu';\ntest('alone', () => {});\ntest.run();\n";
 const EMPTY = "import { test } from 'uvu';\ntest.run();\n";
+// A test whose child process spins for 0.8 s of CPU: the runner counts the children a shard waited for.
+const BUSY_CHILD = "import { spawnSync } from 'node:child_process';\nimport { test } from 'uvu';\ntest('busy', () => { spawnSync(process.execPath, ['-e', 'const u = () => process.cpuUsage(); const t = u(); while ((u().user + u().system - t.user - t.system) < 800000);']); });\ntest.run();\n";
 
 /** The runner over a hidden directory of test files below test/ (hidden, so a real run never picks it up). */
 function runner(files: Record<string, string>, args: string[] = []): { code: number; stdout: string } {
@@ -56,6 +58,16 @@ test('a file that crashes before any test runs fails the run', () => {
   assert.is(r.code, 1);
   assert.is(lastLine(r.stdout), 'tests: 2 passed, 1 failed, 1 skipped');
   assert.match(r.stdout, /crash while loading/, 'its output is shown');
+});
+
+test("each shard's CPU time includes its children's, beside its duration and in the total", () => {
+  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': BUSY_CHILD });
+  assert.is(r.code, 0, r.stdout);
+  const cpu = (file: string): number => Number(new RegExp(`\\.test\\.ts: ok, [\\d.]+ s, cpu ([\\d.]+) s\\n`).exec(r.stdout.slice(r.stdout.indexOf(`/${file}: ok`)))?.[1]);
+  assert.ok(cpu('b.test.ts') >= 0.8, `the busy child's 0.8 s counts: ${cpu('b.test.ts')} s`);
+  assert.ok(cpu('a.test.ts') < cpu('b.test.ts'), `${cpu('a.test.ts')} s without a child`);
+  assert.match(r.stdout, /\n\s+[\d.]+ s {2}test\/\.runner-check-\d+\/b\.test\.ts {2}cpu [\d.]+ s, 1 passed, 0 skipped\n/);
+  assert.match(r.stdout, /\nwall [\d.]+ s, 2 jobs, 2 shards, cpu [\d.]+ s \(0\.0 s of it alone\)\n/);
 });
 
 test('a run in which no test ran fails', () => {
