@@ -33,6 +33,18 @@ export function isReprintable(readBy: ReadBy): boolean {
   return readBy === 'yaml';
 }
 
+/**
+ * What a document holds that the planner reads of an object it needs only the identity of (read/scan-identity.ts):
+ * apiVersion and kind (non-empty strings), metadata.name (else metadata.generateName, else empty) and
+ * metadata.namespace when it is a string.
+ */
+export interface ScannedIdentity {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
 /** A Kubernetes object read from one item. */
 export interface KObject {
   item: Item;

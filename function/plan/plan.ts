@@ -10,10 +10,11 @@ import { declaredKindProblems, declaredPathWork, kindOf, LINKED_KINDS, unitKindF
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject } from './inventory.ts';
+import { isIdentityOnly } from './identity-only.ts';
 import { alsoReloadedWarning, selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
-import { isReprintable, type Item, type KObject, relatedId, type SourceIndex } from '../model/object.ts';
+import { isReprintable, type Item, type KObject, relatedId, type ScannedIdentity, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import { LIVE_RECORD_ANNOTATION } from '../model/constants.ts';
 import { RECORD_SITE } from '../model/live-record.ts';
@@ -112,6 +113,23 @@ export class Planner {
         this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
       }
     }
+  }
+
+  /**
+   * Whether a document is one the planner needs only the identity of (plan/identity-only.ts): a run then skims
+   * it and adds it with `addIdentityOnly` instead of reading it into a tree.
+   */
+  needsOnlyIdentity(identity: ScannedIdentity, text: string): boolean {
+    return isIdentityOnly(identity, text, this.config);
+  }
+
+  /**
+   * Adds an object `needsOnlyIdentity` said yes to, in its place in input order: it takes the next index, and
+   * nothing else (indexing files nothing of it, selecting it finds nothing, as `add` does with its tree).
+   */
+  addIdentityOnly(): void {
+    if (this.count % 64 === 63) this.deadline?.check('planning');
+    this.count++;
   }
 
   private pass(id: string | undefined): void {

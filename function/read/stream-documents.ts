@@ -1,12 +1,26 @@
 // Read stage for plain multi-document streams, one document at a time: each document's text is cut at its
 // `---` marker and read alone, by the subset reader when it fits, else by the yaml library, so only one
-// document's tree exists at a time and a document the subset reader declines costs only itself.
+// document's tree exists at a time and a document the subset reader declines costs only itself. A document
+// the caller needs only the identity of is skimmed (read/scan-identity.ts) and gets no tree at all.
 import { splitJsonStream } from './json-stream.ts';
 import { readSubsetStream } from './subset-yaml.ts';
+import { scanIdentity } from './scan-identity.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
+import type { ScannedIdentity } from '../model/object.ts';
 
 /** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
 const MARKER = /^---(?:[ \t\r\n]|$)/gm;
+/** A top-level `kind:` line with a plain name: the skim scans only documents whose kind may be skimmed. */
+const KIND_LINE = /^kind: *([A-Za-z]+) *$/m;
+
+/** Which documents a caller needs only the identity of. */
+export interface Skim {
+  /** Kind names that may be: a document is scanned only when a top-level `kind:` line names one. */
+  kinds: ReadonlySet<string>;
+  /** Whether the scanned identity, in that document's text, is all the caller reads. */
+  wants(identity: ScannedIdentity, text: string): boolean;
+}
+
 /** Blank and comment lines: before the first marker they belong to the first document. */
 const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
 
@@ -15,31 +29,47 @@ const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
  * that text).
  * - A document the subset reader declines is read alone by the yaml library (`readBy: 'yaml-document'`): the
  *   rest of the stream stays with the subset reader.
+ * - `skim`: which documents the caller needs only the identity of (read/scan-identity.ts); such a document comes
+ *   with `identity` and no tree (`contents` undefined). Default: none is skimmed.
  * - Returns false, after any number of documents, when a document is not one the yaml library reads alone
  *   without a result (a YAML error, whose line and column must count from the stream's start; a directive;
  *   text that is not exactly one document), and at once for a JSON stream: the caller then reads the whole
  *   stream with parseStream, which gives the same documents, or the errors.
  */
-export function* streamDocuments(text: string, path: string): Generator<StreamDoc, boolean> {
-  if (splitJsonStream(text)) return false;
-  const starts = [0];
-  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
-  // Blank and comment lines before the first marker open the first document.
-  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
-  for (let i = 0; i < starts.length; i++) {
-    const piece = text.slice(starts[i], starts[i + 1] ?? text.length);
+export function* streamDocuments(text: string, path: string, skim?: Skim): Generator<StreamDoc, boolean> {
+  const pieces = splitDocuments(text);
+  if (!pieces) return false;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
+    const identity = skim && skim.kinds.has(KIND_LINE.exec(piece)?.[1] ?? '') ? scanIdentity(piece) : undefined;
+    if (identity && skim!.wants(identity, piece)) {
+      yield { contents: undefined, identity, text: piece, offset: 0, file, readBy: 'subset' };
+      continue;
+    }
     const read = readSubsetStream(piece);
     if (read?.length === 1 && read[0]!.offset === 0) {
       yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
       continue;
     }
     // A stream of one document is read whole as it is: reading it alone first would do that work twice.
-    const alone = starts.length > 1 ? readAlone(piece, path) : undefined;
+    const alone = pieces.length > 1 ? readAlone(piece, path) : undefined;
     if (!alone) return false;
     yield { contents: alone.contents, text: piece, offset: 0, file, readBy: 'yaml-document' };
   }
   return true;
+}
+
+/**
+ * A plain stream's text cut into its documents' texts, each from its `---` line (blank and comment lines
+ * before the first marker open the first document), joining back to `text`; undefined for a JSON stream.
+ */
+export function splitDocuments(text: string): string[] | undefined {
+  if (splitJsonStream(text)) return undefined;
+  const starts = [0];
+  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
+  if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
+  return starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length));
 }
 
 /**

@@ -10,7 +10,7 @@ import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { fromYaml } from './from-yaml.ts';
 import { findUnsafeNode, isMapNode, isScalarNode, toPlain, type Node } from '../model/nodes.ts';
-import type { Item, ReadBy } from '../model/object.ts';
+import type { Item, ReadBy, ScannedIdentity } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
@@ -25,6 +25,11 @@ export interface StreamDoc {
   itemCount?: number;
   /** Which reader read it (see ReadBy); its items carry the same. */
   readBy: ReadBy;
+  /**
+   * A skimmed document (read/stream-documents.ts): the identity of its one object, which the planner needs
+   * nothing else of; it has no tree (`contents` undefined), and streamItems gives it no item.
+   */
+  identity?: ScannedIdentity;
   /** The yaml library's document, which can print the tree again: present only when `readBy` is `yaml`. */
   doc?: Document;
   text: string;

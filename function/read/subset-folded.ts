@@ -1,10 +1,22 @@
-// Read stage, fast form (wrapped plain scalars): a plain scalar of block context that goes on over the lines
+// Read stage, fast form (plain scalars of block context): one on its line, and one that goes on over the lines
 // below it, indented deeper than its collection, folded as YAML folds it — one line break between two lines
 // is a space, n empty lines between them are n line breaks, the spaces around each break dropped. Only lines
 // that plainly continue it are read (first character a letter, digit, `-`, quote or other ordinary one, no
 // `: `); the rest, and a folded value that would not be a string, is left to the yaml library (throws OUT).
 import { ScalarNode } from '../model/nodes.ts';
-import { indexOnLine, lineEnd, outside, plainScalar } from './subset-scalars.ts';
+import { indexOnLine, lineEnd, outside, plainScalar, plainStart } from './subset-scalars.ts';
+
+/** A plain scalar in block context at `at`: to the end of the line or a ` #` comment (`a: b: c` is outside). */
+export function plainValue(t: string, at: number, eol: number): ScalarNode {
+  if (!plainStart(t, at, eol)) outside();
+  const hash = indexOnLine(t, ' #', at, eol);
+  let end = hash >= 0 ? hash : eol;
+  while (t.charCodeAt(end - 1) === 32) end--;
+  for (let i = indexOnLine(t, ':', at, end); i >= 0; i = indexOnLine(t, ':', i + 1, end)) {
+    if (i + 1 === end || t.charCodeAt(i + 1) === 32) outside(); // `a: b: c`, `a: b:`
+  }
+  return plainScalar(t, at, end);
+}
 
 /**
  * First characters of a continuation line read here. Past a plain scalar's first line, YAML gives no

@@ -1,7 +1,8 @@
-// Read stage, fast form (keys): finding a duplicate key while a block or flow map is read by
-// read/subset-yaml.ts, cheaply for the few-key maps manifests are mostly made of and without a quadratic scan
-// for a large one.
+// Read stage, fast form (keys): an implicit key on its line, and finding a duplicate key while a block or flow
+// map is read by read/subset-yaml.ts, cheaply for the few-key maps manifests are mostly made of and without a
+// quadratic scan for a large one.
 import type { MapNode, ScalarNode } from '../model/nodes.ts';
+import { indexOnLine, keyTooLong, outside, plainScalar, plainStart, quotedOnLine } from './subset-scalars.ts';
 
 /** The keys of each large map being read (see hasKey). */
 const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
@@ -24,4 +25,40 @@ export function hasKey(map: MapNode, name: string): boolean {
   if (keys.has(name)) return true;
   keys.add(name);
   return false;
+}
+
+const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
+
+/**
+ * The implicit key `key:` at `at`, on the line ending at `eol` (a plain or quoted key, then `:` and a space or the
+ * line's end), and where its value starts; undefined when no key starts there. Throws OUT (outside the subset)
+ * for a key the subset leaves to the yaml library: not a string, too long, or a merge key.
+ */
+export function readKey(t: string, at: number, eol: number): { node: ScalarNode; after: number } | undefined {
+  const c = t[at]!;
+  let node: ScalarNode;
+  let end: number;
+  if (c === '"' || c === "'") {
+    const key = quotedOnLine(t, at, eol);
+    if (!key) return undefined; // open past its line: not a key (a wrapped value, or an error)
+    node = key;
+    end = node.end;
+  } else {
+    if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
+    end = -1;
+    for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
+      if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) return undefined;
+    if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
+    while (t.charCodeAt(end - 1) === 32) end--;
+    node = plainScalar(t, at, end);
+  }
+  if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
+  if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
+  if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
+  return { node, after: end + 1 };
 }

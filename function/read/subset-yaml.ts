@@ -4,7 +4,8 @@
 // model/nodes.ts directly, without the yaml library's tokenizer (most of a parse's cost), and answers undefined
 // for anything outside the subset or in doubt: tabs, CR, control characters, directives, anchors, aliases,
 // tags, merge keys (`<<`), explicit keys, continuation lines in doubt, multi-line flow collections, non-string
-// keys, unusual indentation, nesting deeper than MAX_DEPTH, and every error. The caller then reads the stream with the yaml library
+// keys, unusual indentation, nesting deeper than MAX_DEPTH, and every error (keys: read/subset-keys.ts, flow
+// collections: read/subset-flow.ts). The caller then reads the stream with the yaml library
 // (read/from-yaml.ts), which reports errors as usual. Accepting is a promise: the yaml library reads an accepted
 // stream without errors into equal nodes (test/property/subset-yaml.test.ts holds it to that), and a document
 // read here holds nothing model/safety.ts would refuse. A part of a document (a top-level key, or one entry of
@@ -12,9 +13,10 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, indexOnLine, keyTooLong, lineEnd, OUT, outside, plainScalar, plainStart, quoted, quotedOnLine, restOfLine } from './subset-scalars.ts';
-import { foldedPlain } from './subset-folded.ts';
-import { hasKey } from './subset-keys.ts';
+import { blockScalar, lineEnd, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { foldedPlain, plainValue } from './subset-folded.ts';
+import { hasKey, readKey } from './subset-keys.ts';
+import { readFlow } from './subset-flow.ts';
 
 /** One document of a stream read by the subset reader. */
 export interface SubsetDoc {
@@ -29,7 +31,6 @@ const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 // Lines the subset does not split on by itself: directives, document end markers, `---` glued to text.
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
-const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
 
 /** The documents of `text`, or undefined when any part of it is outside the subset. */
 export function readSubsetStream(text: string): SubsetDoc[] | undefined {
@@ -259,9 +260,9 @@ class Reader {
       node = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(node.end);
     } else if (c === '[' || c === '{') {
-      node = this.flow(at, eol, depth + 1);
+      node = readFlow(t, at, eol, depth + 1);
     } else {
-      node = this.plain(at, eol);
+      node = plainValue(t, at, eol);
       node = foldedPlain(t, node, indent, this.end);
       eol = this.lineEnd(node.end);
     }
@@ -278,120 +279,9 @@ class Reader {
   /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
   private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
     // Asked twice of most keys (a value's reader asks whether its next line is one; the map then reads it).
-    if (at !== this.keyAt || this.end !== this.keyEnd) [this.key, this.keyAt, this.keyEnd] = [this.readKey(at), at, this.end];
+    if (at !== this.keyAt || this.end !== this.keyEnd) [this.key, this.keyAt, this.keyEnd] = [readKey(this.text, at, this.lineEnd(at)), at, this.end];
     return this.key;
   }
 
-  private readKey(at: number): { node: ScalarNode; after: number } | undefined {
-    const t = this.text;
-    const eol = this.lineEnd(at);
-    const c = t[at]!;
-    let node: ScalarNode;
-    let end: number;
-    if (c === '"' || c === "'") {
-      const key = quotedOnLine(t, at, eol);
-      if (!key) return undefined; // open past its line: not a key (a wrapped value, or an error)
-      node = key;
-      end = node.end;
-    } else {
-      if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
-      end = -1;
-      for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
-        if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
-          end = i;
-          break;
-        }
-      }
-      if (end < 0) return undefined;
-      if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
-      while (t.charCodeAt(end - 1) === 32) end--;
-      node = plainScalar(t, at, end);
-    }
-    if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
-    if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
-    if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
-    return { node, after: end + 1 };
-  }
 
-  /** A plain scalar in block context: to the end of the line or a ` #` comment. */
-  private plain(at: number, eol: number): ScalarNode {
-    const t = this.text;
-    if (!plainStart(t, at, eol)) outside();
-    const hash = indexOnLine(t, ' #', at, eol);
-    let end = hash >= 0 ? hash : eol;
-    while (t.charCodeAt(end - 1) === 32) end--;
-    for (let i = indexOnLine(t, ':', at, end); i >= 0; i = indexOnLine(t, ':', i + 1, end)) {
-      if (i + 1 === end || t.charCodeAt(i + 1) === 32) outside(); // `a: b: c`, `a: b:`
-    }
-    return plainScalar(t, at, end);
-  }
-
-  // ---- flow collections (on one line) ----
-
-  private flow(at: number, eol: number, depth: number): MapNode | SeqNode {
-    if (depth >= MAX_DEPTH) outside();
-    const t = this.text;
-    const isMap = t[at] === '{';
-    const close = isMap ? '}' : ']';
-    const map = isMap ? new MapNode(true, at, -1, at) : undefined;
-    const seq = isMap ? undefined : new SeqNode(true, at);
-    let i = this.skipSpaces(at + 1, eol);
-    if (t[i] === close) i++;
-    else {
-      for (;;) {
-        const item = this.flowItem(i, eol, depth);
-        i = this.skipSpaces(item.end, eol);
-        if (map) {
-          const key = item.kind === 'scalar' ? item.value : undefined;
-          if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || hasKey(map, key)) outside();
-          if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
-          const value = this.flowItem(this.skipSpaces(i + 1, eol), eol, depth);
-          map.items.push(new PairNode(item, value));
-          i = this.skipSpaces(value.end, eol);
-        } else {
-          if (t[i] === ':') outside(); // `[a: b]`: a pair in a list
-          seq!.items.push(item);
-        }
-        if (t[i] === close) {
-          i++;
-          break;
-        }
-        if (t[i] !== ',') outside();
-        i = this.skipSpaces(i + 1, eol);
-        if (t[i] === close) outside(); // a trailing comma
-      }
-    }
-    const node = (map ?? seq)!;
-    node.end = i;
-    return node;
-  }
-
-  /** An item of a flow collection; its `end` is where its text ends (trailing spaces excluded). */
-  private flowItem(at: number, eol: number, depth: number): Node & { end: number } {
-    const t = this.text;
-    const c = t[at];
-    if (at >= eol) outside();
-    if (c === '[' || c === '{') return this.flow(at, eol, depth + 1);
-    if (c === '"' || c === "'") return quoted(t, at, eol);
-    if (c === ':' || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
-    // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
-    let end = at;
-    while (end < eol) {
-      const ch = t[end]!;
-      if (ch === ',' || ch === ']' || ch === '}') break;
-      if (ch === '[' || ch === '{') outside();
-      if (ch === ':' && (end + 1 >= eol || ' ,]}[{'.includes(t[end + 1]!))) break;
-      if (ch === '#' && t[end - 1] === ' ') outside();
-      end++;
-    }
-    if (end >= eol) outside(); // the collection continues on the next line
-    let valueEnd = end;
-    while (t.charCodeAt(valueEnd - 1) === 32) valueEnd--;
-    return plainScalar(t, at, valueEnd);
-  }
-
-  private skipSpaces(i: number, eol: number): number {
-    while (i < eol && this.text.charCodeAt(i) === 32) i++;
-    return i;
-  }
 }

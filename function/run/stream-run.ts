@@ -8,7 +8,8 @@ import type { Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
 import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
-import { streamDocuments } from '../read/stream-documents.ts';
+import { streamDocuments, type Skim } from '../read/stream-documents.ts';
+import { IDENTITY_ONLY_NAMES } from '../plan/identity-only.ts';
 import { joinStreams } from '../write/join-streams.ts';
 import { serializeStream } from '../write/stream.ts';
 
@@ -89,13 +90,21 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
   const planner = startPlan(options.config, options.deadline, wanted);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
+  const skim: Skim = { kinds: IDENTITY_ONLY_NAMES, wants: (identity, text) => planner.needsOnlyIdentity(identity, text) };
   for (const file of files) {
     const docs: StreamDoc[] = [];
-    const reader = streamDocuments(file.text, file.path);
+    const reader = streamDocuments(file.text, file.path, skim);
     for (let step = reader.next(); ; step = reader.next()) {
       if (step.done) {
         if (!step.value) return undefined;
         break;
+      }
+      if (step.value.identity) {
+        // Skimmed: no tree, one item the planner needs only the identity of (not local-config: see identity-only.ts).
+        Object.assign(step.value, { firstItem: planner.items, itemCount: 1 });
+        docs.push(step.value);
+        planner.addIdentityOnly();
+        continue;
       }
       if (!keep(step.value, file)) continue;
       docs.push(step.value);

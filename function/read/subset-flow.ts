@@ -1,0 +1,76 @@
+// Read stage, fast form (flow collections): a `[...]` or `{...}` that opens and closes on one line, read into
+// light nodes for read/subset-yaml.ts and read/scan-identity.ts alike, so both decide the same. Anything else
+// (a collection going on over lines, a pair in a list, a trailing comma, `:x`, a comment inside) throws OUT.
+import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
+import { MAX_DEPTH } from '../model/target.ts';
+import { outside, plainScalar, plainStart, quoted } from './subset-scalars.ts';
+import { hasKey } from './subset-keys.ts';
+
+/**
+ * The flow collection at `at` (its `[` or `{`) closing before `eol`, at collection depth `depth` (the
+ * document's root map is 0, as model/safety.ts counts); its `end` is past the closing bracket.
+ */
+export function readFlow(t: string, at: number, eol: number, depth: number): MapNode | SeqNode {
+  if (depth >= MAX_DEPTH) outside();
+  const isMap = t[at] === '{';
+  const close = isMap ? '}' : ']';
+  const map = isMap ? new MapNode(true, at, -1, at) : undefined;
+  const seq = isMap ? undefined : new SeqNode(true, at);
+  let i = skipSpaces(t, at + 1, eol);
+  if (t[i] === close) i++;
+  else {
+    for (;;) {
+      const item = flowItem(t, i, eol, depth);
+      i = skipSpaces(t, item.end, eol);
+      if (map) {
+        const key = item.kind === 'scalar' ? item.value : undefined;
+        if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || hasKey(map, key)) outside();
+        if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
+        const value = flowItem(t, skipSpaces(t, i + 1, eol), eol, depth);
+        map.items.push(new PairNode(item, value));
+        i = skipSpaces(t, value.end, eol);
+      } else {
+        if (t[i] === ':') outside(); // `[a: b]`: a pair in a list
+        seq!.items.push(item);
+      }
+      if (t[i] === close) {
+        i++;
+        break;
+      }
+      if (t[i] !== ',') outside();
+      i = skipSpaces(t, i + 1, eol);
+      if (t[i] === close) outside(); // a trailing comma
+    }
+  }
+  const node = (map ?? seq)!;
+  node.end = i;
+  return node;
+}
+
+/** An item of a flow collection; its `end` is where its text ends (trailing spaces excluded). */
+function flowItem(t: string, at: number, eol: number, depth: number): Node & { end: number } {
+  const c = t[at];
+  if (at >= eol) outside();
+  if (c === '[' || c === '{') return readFlow(t, at, eol, depth + 1);
+  if (c === '"' || c === "'") return quoted(t, at, eol);
+  if (c === ':' || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
+  // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
+  let end = at;
+  while (end < eol) {
+    const ch = t[end]!;
+    if (ch === ',' || ch === ']' || ch === '}') break;
+    if (ch === '[' || ch === '{') outside();
+    if (ch === ':' && (end + 1 >= eol || ' ,]}[{'.includes(t[end + 1]!))) break;
+    if (ch === '#' && t[end - 1] === ' ') outside();
+    end++;
+  }
+  if (end >= eol) outside(); // the collection continues on the next line
+  let valueEnd = end;
+  while (t.charCodeAt(valueEnd - 1) === 32) valueEnd--;
+  return plainScalar(t, at, valueEnd);
+}
+
+function skipSpaces(t: string, i: number, eol: number): number {
+  while (i < eol && t.charCodeAt(i) === 32) i++;
+  return i;
+}
