@@ -32,7 +32,8 @@ function recipe(name: string, lang = 'ts'): string {
 const repo = (path: string): string => pathToFileURL(join(ROOT, path)).href;
 const dir = mkdtempSync(join(tmpdir(), 'rollstamp-recipes-'));
 
-const APP = (token: string): string => `apiVersion: apps/v1
+/** The opted-in Deployment both the diff and the producer recipe stamp: it reads key `token` of Secret `secret`. */
+const WEB = (secret: string): string => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
 spec:
@@ -42,9 +43,11 @@ spec:
       - name: web
         env:
         - name: TOKEN
-          valueFrom: {secretKeyRef: {name: api, key: token}}
+          valueFrom: {secretKeyRef: {name: ${secret}, key: token}}
 ---
-apiVersion: v1
+`;
+
+const APP = (token: string): string => `${WEB('api')}apiVersion: v1
 kind: Secret
 metadata: {name: api, namespace: shop}
 stringData: {token: ${token}}
@@ -167,19 +170,7 @@ test('the workload row recipe: its kind is stamped on its pod template, over the
   assert.ok(line.startsWith('| `widgets.example.com` | Widget |') && line.includes('example.com/widget-operator api/v1/widget_types.go') && line.includes('**rolling**'), line);
 });
 
-const TOKEN = (spec: string): string => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
-spec:
-  template:
-    spec:
-      containers:
-      - name: web
-        env:
-        - name: TOKEN
-          valueFrom: {secretKeyRef: {name: api-token, key: token}}
----
-apiVersion: tokens.example.com/v1
+const TOKEN = (spec: string): string => `${WEB('api-token')}apiVersion: tokens.example.com/v1
 kind: TokenRequest
 metadata: {name: api, namespace: shop}
 spec: {secretName: api-token, ${spec}}
