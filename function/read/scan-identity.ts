@@ -2,7 +2,7 @@
 // for objects the planner needs nothing else of (plan/identity-only.ts). It walks the document as the subset
 // reader does (read/subset-yaml.ts), with the same scalar and flow helpers, and builds no map, list or pair:
 // it accepts exactly where that reader would read the document, and declines (undefined) everywhere else.
-import { blockScalar, lineEnd, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, nextContentLine, OUT, outside, plainScalar, quoted, restOfLine, type ContentLine } from './subset-scalars.ts';
 import { readKey } from './subset-keys.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { readFlow } from './subset-flow.ts';
@@ -33,7 +33,7 @@ export function scanIdentity(text: string): ScannedIdentity | undefined {
 }
 
 /** A content line: where it starts, its indentation, and where its first character is. */
-type Line = { start: number; indent: number; at: number };
+type Line = ContentLine;
 
 /** What a map's reader keeps of some keys' values: the scalar, `map` for a block map, `other` for another collection. */
 type Facts = Map<string, ScalarNode | 'map' | 'other'>;
@@ -78,27 +78,11 @@ class Skimmer {
   }
 
   private nextContent(from: number): Line | undefined {
-    const t = this.text;
-    let start = from;
-    while (start < this.end) {
-      let at = start;
-      while (at < this.end && t.charCodeAt(at) === 32) at++;
-      if (at >= this.end || t.charCodeAt(at) === 10) {
-        start = at + 1;
-        continue;
-      }
-      if (t[at] === '#') {
-        start = lineEnd(t, at, this.end) + 1;
-        continue;
-      }
-      return { start, indent: at - start, at };
-    }
-    return undefined;
+    return nextContentLine(this.text, from, this.end);
   }
 
   private isDash(at: number): boolean {
-    const next = this.text[at + 1];
-    return this.text[at] === '-' && (next === ' ' || next === '\n' || at + 1 >= this.end);
+    return isBlockDash(this.text, at, this.end);
   }
 
   private key(at: number): { node: ScalarNode; after: number } | undefined {

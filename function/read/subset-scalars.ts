@@ -1,7 +1,8 @@
 // Read stage, fast form (scalars): the scalars of the YAML subset read by read/subset-yaml.ts — plain ones
 // resolved by the yaml library's own core-schema tags, single- and double-quoted ones that close on their line,
 // literal and folded block scalars — as light ScalarNodes. Anything in doubt throws OUT (`outside()`), which
-// the subset reader turns into "not in the subset".
+// the subset reader turns into "not in the subset". Beside them, the line helpers both walkers of the subset
+// step with (lineEnd, nextContentLine, isBlockDash, restOfLine).
 import { Document, Scalar, type ScalarTag } from 'yaml';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
 import { ScalarNode, type ScalarValue } from '../model/nodes.ts';
@@ -25,6 +26,41 @@ const MAYBE_TYPED = /^[~nNtTfF0-9+\-.]/;
 export function lineEnd(t: string, from: number, end: number): number {
   const i = t.indexOf('\n', from);
   return i < 0 || i > end ? end : i;
+}
+
+/** A line holding content: where the line starts, its indentation, and where its content begins. */
+export type ContentLine = { start: number; indent: number; at: number };
+
+/**
+ * The next line holding content at or after the line starting at `from`, skipping blank and comment lines, or
+ * undefined at `end`. Both walkers of the subset (read/subset-yaml.ts, read/scan-identity.ts) step through lines
+ * with it, so they agree on what a line is. `comments`, when given, gets the first comment line skipped:
+ * [offset of `#`, column] (left as it was when there is none).
+ */
+export function nextContentLine(t: string, from: number, end: number, comments?: { first?: readonly [number, number] | undefined }): ContentLine | undefined {
+  let start = from;
+  while (start < end) {
+    let at = start;
+    while (at < end && t.charCodeAt(at) === 32) at++;
+    const c = t[at];
+    if (at >= end || c === '\n') {
+      start = at + 1;
+      continue;
+    }
+    if (c === '#') {
+      if (comments) comments.first ??= [at, at - start];
+      start = lineEnd(t, at, end) + 1;
+      continue;
+    }
+    return { start, indent: at - start, at };
+  }
+  return undefined;
+}
+
+/** `-` at `at` followed by a space or the end of its line: a block list entry. */
+export function isBlockDash(t: string, at: number, end: number): boolean {
+  const next = t[at + 1];
+  return t[at] === '-' && (next === ' ' || next === '\n' || at + 1 >= end);
 }
 
 /** After a value that ended on its line at `pos`: only spaces and a comment may follow. */

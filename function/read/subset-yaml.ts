@@ -13,7 +13,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, lineEnd, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, nextContentLine, OUT, outside, plainScalar, quoted, restOfLine, type ContentLine } from './subset-scalars.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { hasKey, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
@@ -64,7 +64,7 @@ export function readSubsetPart(text: string, from: number, to: number, entry?: n
 }
 
 /** A content line: where it starts, its indentation, and where its first character is. */
-type Line = { start: number; indent: number; at: number };
+type Line = ContentLine;
 
 /** A value and the next content line after it. */
 interface Read<T> {
@@ -77,7 +77,7 @@ class Reader {
   /** End of the document being read (its next `---` line, or the end of the text). */
   private end = 0;
   /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
-  private comment: [number, number] | undefined;
+  private readonly skipped: { first?: readonly [number, number] | undefined } = {};
   /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
   private key: { node: ScalarNode; after: number } | undefined;
   private keyAt = -1;
@@ -138,34 +138,16 @@ class Reader {
 
   /**
    * The next line holding content at or after the line starting at `from`, skipping blank and comment
-   * lines (the first comment line is kept in `this.comment`), or undefined at the document's end.
+   * lines (the first comment line is kept in `this.skipped.first`), or undefined at the document's end.
    */
   private nextContent(from: number): Line | undefined {
-    this.comment = undefined;
-    const t = this.text;
-    let start = from;
-    while (start < this.end) {
-      let at = start;
-      while (at < this.end && t.charCodeAt(at) === 32) at++;
-      const c = t[at];
-      if (at >= this.end || c === '\n') {
-        start = at + 1;
-        continue;
-      }
-      if (c === '#') {
-        this.comment ??= [at, at - start];
-        start = this.lineEnd(at) + 1;
-        continue;
-      }
-      return { start, indent: at - start, at };
-    }
-    return undefined;
+    this.skipped.first = undefined;
+    return nextContentLine(this.text, from, this.end, this.skipped);
   }
 
   /** `-` followed by a space or the end of its line: a block list entry. */
   private isDash(at: number): boolean {
-    const next = this.text[at + 1];
-    return this.text[at] === '-' && (next === ' ' || next === '\n' || at + 1 >= this.end);
+    return isBlockDash(this.text, at, this.end);
   }
 
   // ---- block collections ----
@@ -226,7 +208,7 @@ class Reader {
     const c = at < eol ? t[at]! : '\n';
     if (c === '\n' || c === '#') {
       const next = this.nextContent(eol + 1);
-      const comment = this.comment;
+      const comment = this.skipped.first;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
       if (!below) return { node: plainScalar(t, at, at), next }; // an empty value: null
       if (!this.isDash(next.at) && !this.implicitKey(next.at)) {
