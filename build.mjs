@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/ (what the package and the image ship): dist/rollstamp.js, the entry, and the chunks
 // it loads, all running with plain `node` and no node_modules.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -76,6 +76,18 @@ const lazyBuiltins = {
   },
 };
 
+// What the CLI reads of package.json is its version (launch.ts, cli/run-cli.ts, commands/version.ts): their
+// `import pkg from '…/package.json'` bundles that one field, not the whole manifest with its scripts and
+// dependencies, which every run parsed (#37).
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const packageVersion = {
+  name: 'package-version',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)package\.json$/ }, (args) => (args.importer.includes('/plugin/') ? { path: 'package.json', namespace: 'package-version' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'package-version' }, () => ({ contents: JSON.stringify({ version }), loader: 'json' }));
+  },
+};
+
 /** Where the build leaves its metafile (esbuild's record of every output, its inputs and its imports). */
 const METAFILE = 'build/metafile.json';
 
@@ -104,7 +116,7 @@ const cli = await build({
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
   // The functionConfig validator is generated here (ajv standalone code), so ajv itself is not bundled.
-  plugins: [slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
+  plugins: [packageVersion, slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
   define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo) },
 });
 
@@ -122,7 +134,7 @@ const launcher = await build({
   outdir: 'dist',
   format: 'cjs',
   banner: { js: '#!/usr/bin/env node' },
-  plugins: [launchMain],
+  plugins: [packageVersion, launchMain],
 });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 const metafile = { inputs: { ...cli.metafile.inputs, ...launcher.metafile.inputs }, outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } };

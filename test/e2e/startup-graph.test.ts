@@ -75,6 +75,26 @@ test('--version loads neither the CLI nor the command table nor a command nor th
   assert.ok(all['dist/main.mjs']?.entryPoint === 'plugin/main.ts', 'dist/main.mjs is the CLI');
 });
 
+test('--help and a usage error load the CLI and the command table but neither the core nor the yaml library nor the settings table (#37)', () => {
+  const all = outputs();
+  const loaded = sourcesOf(all, new Set([...staticClosure(all, 'dist/main.mjs'), ...staticClosure(all, chunkOf(all, 'plugin/cli/run-cli.ts'))]));
+  assert.ok(loaded.includes('plugin/commands/index.ts'), 'the graph was read');
+  for (const pattern of [/^function\//, /^node_modules\/yaml\//, /^plugin\/settings\/settings-table\.ts$/, /^standalone-validator:/, /^plugin\/commands\/(?!index\.ts$)/]) {
+    bundled(all, pattern);
+    assert.equal(loaded.filter((s) => pattern.test(s)), [], `--help loads ${pattern}`);
+  }
+});
+
+test('the bundle carries the version of package.json, not the manifest (#37: every run parsed its scripts and dependencies)', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
+  const files = Object.keys(outputs()).filter((f) => /\.m?js$/.test(f));
+  const texts = files.map((f) => readFileSync(join(ROOT, f), 'utf8'));
+  assert.ok(texts.some((t) => t.includes(JSON.stringify(pkg.version))), 'the version is in the bundle');
+  for (const [i, text] of texts.entries()) {
+    for (const part of [pkg.description, 'devDependencies']) assert.not.ok(text.includes(part), `${files[i]} holds ${part}`);
+  }
+});
+
 test('stamp of a plain input runs without the worker, the live reader and its Kubernetes client, and the code of other commands (#37)', () => {
   const all = outputs();
   // Every stamp loads the entry, the CLI, the main-thread run and the stamp command; the live reader and the
