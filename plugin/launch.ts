@@ -6,7 +6,13 @@
 // instructions, a third of bare node's start-up again). A CommonJS entry does not set it up, and a run that goes
 // on to main.mjs sets it up then, for no more than before. The file uses nothing but `process` and `import()`,
 // so it runs the same if a copy of dist/ lands under a package.json of "type": "module".
+import { existsSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { join } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
+
+/** The directory, beside this file, of the V8 code cache an image ships (see useShippedCodeCache). */
+const CODE_CACHE_DIR = 'compile-cache';
 
 /**
  * Only a version asked for, `--debug` aside: `rollstamp --version` or `-V` reads nothing and loads nothing
@@ -20,4 +26,25 @@ function isVersionOnly(argv: readonly string[]): boolean {
 if (isVersionOnly(process.argv.slice(2))) process.stdout.write(`rollstamp ${pkg.version}\n`);
 // The CLI's own failures are its to report (main.ts prints one line and sets the exit code); a failure to load it
 // at all is a broken install, and node's report of that (the missing file) is what to see.
-else void import('./main.ts');
+else {
+  useShippedCodeCache();
+  void import('./main.ts');
+}
+
+/**
+ * #37: node 22.1 and later can keep a V8 code cache of the modules they compile (module.enableCompileCache), which
+ * saves a render most of compiling the CLI and the core again. The image ships one, written when it was built
+ * (Dockerfile), in compile-cache/ beside this file, owned by root and read-only to the user rollstamp runs as. It is
+ * used only when that directory is there: node checks each entry against the module's source and its own version and
+ * flags, and compiles afresh where one does not match; what it cannot write to a read-only directory it leaves
+ * unwritten, silently. Without the directory (an npm install, a copy of dist/) or on Node 20, nothing changes and
+ * nothing is written: a cache node made in a directory another user can write would be code that user runs as
+ * rollstamp, which reads Secrets.
+ */
+function useShippedCodeCache(): void {
+  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  // __dirname: this file runs as CommonJS (build.mjs), from dist/ or the image's /app.
+  if (typeof enable !== 'function' || typeof __dirname !== 'string') return;
+  const dir = join(__dirname, CODE_CACHE_DIR);
+  if (existsSync(dir)) enable(dir);
+}
