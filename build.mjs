@@ -56,6 +56,10 @@ const yamlEsm = {
 // output file, so all of them would load at start-up, `--version` included. Each is imported instead through a
 // small bundled module that require()s it; a command module (a lazy dynamic import) initializes it when it runs.
 const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
+// Of those, the ones a module on every run's path imports but only some runs call: child_process (plugin/process/
+// exec.ts, which the main-thread run imports for its process groups) is loaded on the first spawn, not with its
+// chunk (#37: about 17 M instructions, 5 % of a 3-object render, for a run that starts no renderer).
+const DEFERRED_BUILTINS = ['child_process'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -67,10 +71,15 @@ const lazyBuiltins = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
       // Plain properties only: a getter (crypto.webcrypto, http.globalAgent) stays on the default export, read when used.
-      const names = Object.entries(Object.getOwnPropertyDescriptors(real.default))
-        .filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
-        .map(([name]) => name);
-      const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`;
+      const plain = Object.entries(Object.getOwnPropertyDescriptors(real.default)).filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      if (DEFERRED_BUILTINS.includes(args.path)) {
+        // Functions only, each loading the built-in on its first call (with `new` too); the default export reads
+        // through to it. A value that is not a function is not exported, so importing one fails the build.
+        const calls = plain.filter(([, d]) => typeof d.value === 'function').map(([name]) => `export function ${name}(...a) { return new.target ? Reflect.construct(load().${name}, a, new.target) : load().${name}.apply(this, a); }`);
+        const contents = `let m;\nconst load = () => (m ??= require('node:${args.path}'));\nexport default new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load() });\n${calls.join('\n')}\n`;
+        return { contents, loader: 'js', resolveDir: process.cwd() };
+      }
+      const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${plain.map(([name]) => name).join(', ')} } = m;\n`;
       return { contents, loader: 'js', resolveDir: process.cwd() };
     });
   },
