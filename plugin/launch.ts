@@ -6,9 +6,6 @@
 // instructions, a third of bare node's start-up again). A CommonJS entry does not set it up, and a run that goes
 // on to main.mjs sets it up then, for no more than before. The file uses nothing but `process` and `import()`,
 // so it runs the same if a copy of dist/ lands under a package.json of "type": "module".
-import { existsSync } from 'node:fs';
-import * as nodeModule from 'node:module';
-import { join } from 'node:path';
 import pkg from '../package.json' with { type: 'json' };
 
 /** The directory, beside this file, of the V8 code cache an image ships (see useShippedCodeCache). */
@@ -42,9 +39,11 @@ else {
  * rollstamp, which reads Secrets.
  */
 function useShippedCodeCache(): void {
-  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
-  // __dirname: this file runs as CommonJS (build.mjs), from dist/ or the image's /app.
-  if (typeof enable !== 'function' || typeof __dirname !== 'string') return;
-  const dir = join(__dirname, CODE_CACHE_DIR);
-  if (existsSync(dir)) enable(dir);
+  // This file runs as CommonJS (build.mjs), from dist/ or the image's /app: `require` and `__dirname` are its own,
+  // and the built-ins are required here, not at the top, so that `--version` does not pay for them.
+  const { enableCompileCache } = require('node:module') as { enableCompileCache?: (dir: string) => unknown };
+  if (typeof enableCompileCache !== 'function') return;
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  const dir = `${__dirname}/${CODE_CACHE_DIR}`;
+  if (existsSync(dir)) enableCompileCache(dir);
 }
