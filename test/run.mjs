@@ -6,10 +6,10 @@
 // - PATH: test files or directories (every `*.test.ts` below them, hidden directories skipped); default `test`.
 // - --jobs N (or ROLLSTAMP_TEST_JOBS): shards at once. Default: os.availableParallelism() + 1 (a shard waiting on a
 //   process, a socket or a timer leaves its core to the extra one), at least 2, at most 4.
-// - A shard is one file, or several files of one in-process tier directory (unit, property, golden, fuzz,
-//   hostile) run one after another by test/support/shard-files.mjs, which saves a start-up per file; a file of
-//   those tiers with a line `// Runs in its own process: <why>` in its header keeps a process to itself
-//   (test/support/shard-plan.mjs). Each file is still reported, counted and failed on its own.
+// - A shard is several files of one tier directory (test/unit, test/e2e, …) run one after another by
+//   test/support/shard-files.mjs, which saves a start-up per file; a file with a line
+//   `// Runs in its own process: <why>` in its header keeps a process to itself (test/support/shard-plan.mjs).
+//   Each file is still reported, counted and failed on its own.
 // - A file with a line `// Runs alone: <why>` in its header (it packs or rebuilds dist/, or changes other
 //   shared state) runs after the parallel shards with nothing beside it.
 // - ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS (default 1200): a shard still running then is killed and fails.

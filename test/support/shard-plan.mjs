@@ -1,13 +1,14 @@
 // Which test files test/run.mjs runs together in one process (a shard), and how it reads such a shard's output
 // back into one result per file. One node + tsx start-up and one load of the modules under test cost about as
-// much as a small unit file's tests, and a warm JIT serves every file after the first: in-process tiers share.
+// much as a small unit file's tests, and a warm JIT serves every file after the first: a tier's files share.
 import { basename, dirname } from 'node:path';
 
 /**
- * Tiers whose files share processes: their tests run in-process (or spawn what they need and wait for it) and
- * leave no state behind. e2e and live files start servers, tools and long-lived children: each keeps its own.
+ * Tiers whose files share processes: every tier. Each file closes what it starts (servers, children, temp
+ * dirs) in its own hooks, or its own process would not end either; shard-files.mjs restores the environment and
+ * the working directory between files. A directory of another name (a check's own) keeps one process per file.
  */
-export const SHARED_TIERS = new Set(['unit', 'property', 'golden', 'fuzz', 'hostile']);
+export const SHARED_TIERS = new Set(['unit', 'property', 'golden', 'fuzz', 'hostile', 'e2e', 'live']);
 /** A file of a shared tier that must still have a process to itself says why in its header. */
 export const OWN_PROCESS = /^\/\/ Runs in its own process: \S/m;
 /** A shared shard is filled up to this many CPU seconds of its files' last run, so the pool can still pack the tail. */

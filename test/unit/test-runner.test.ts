@@ -1,5 +1,5 @@
-// test/run.mjs, the runner `npm test` ends with (#25): shards in parallel processes, the files of in-process
-// tiers sharing them yet reported, counted and failed one by one (#36), the files that must run alone after
+// test/run.mjs, the runner `npm test` ends with (#25): shards in parallel processes, the files of a tier
+// sharing them yet reported, counted and failed one by one (#36), the files that must run alone after
 // them, one summary line totalled over every file, and a failing, crashing or empty run that fails; and the
 // rules that keep the shards independent (what runs alone, one CLI runner, one Argo CD request builder).
 import { spawnSync } from 'node:child_process';
@@ -35,15 +35,19 @@ function runner(files: Record<string, string>, args: string[] = []): { code: num
 
 const lastLine = (out: string): string => out.trimEnd().split('\n').pop()!;
 
+// Two parallel files and one that runs alone: one run, read by the two tests below.
+let withAlone: { code: number; stdout: string } | undefined;
+const runWithAlone = (): { code: number; stdout: string } => (withAlone ??= runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE }));
+
 test('the summary line is the total over all shards, and the run passes when every shard does', () => {
-  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  const r = runWithAlone();
   assert.is(r.code, 0, r.stdout);
   assert.is(lastLine(r.stdout), 'tests: 5 passed, 0 failed, 2 skipped');
   assert.match(r.stdout, /file durations, slowest first:\n(\s+\d+\.\d s {2}test\/\.runner-check-\d+\/[abc]\.test\.ts {2}.*\n){3}/);
 });
 
 test('a file marked "Runs alone" runs after every parallel shard has finished', () => {
-  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  const r = runWithAlone();
   const order = [...r.stdout.matchAll(/^── test\/\.runner-check-\d+\/(\w)\.test\.ts: ok/gm)].map((m) => m[1]);
   assert.is(order.length, 3, r.stdout);
   assert.is(order[2], 'c', `alone last: ${order.join(', ')}`);
@@ -80,7 +84,7 @@ test('a run in which no test ran fails', () => {
   assert.is(lastLine(r.stdout), 'no test ran');
 });
 
-// The files of a directory named like an in-process tier share one process (the check's own files are few).
+// The files of a directory named like a tier share one process (the check's own files are few).
 const ENV_SETTER = "import { test } from 'uvu';\nprocess.env.ROLLSTAMP_RUNNER_CHECK = 'set';\ntest('sets', () => {});\ntest.run();\n";
 const ENV_READER = "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('reads', () => assert.is(process.env.ROLLSTAMP_RUNNER_CHECK, undefined));\ntest.run();\n";
 const EXITING = "import { test } from 'uvu';\ntest('exits', () => process.exit(0));\ntest.run();\n";
@@ -88,7 +92,7 @@ const PID = "import { test } from 'uvu';\ntest('pid', () => console.log(`pid ${p
 const OWN = `// Runs in its own process: a check of the runner\n${PID}`;
 const pids = (out: string): string[] => [...out.matchAll(/^pid (\d+)$/gm)].map((m) => m[1]!);
 
-test('files of an in-process tier share a process, yet each is reported, counted and failed on its own', () => {
+test('files of a tier share a process, yet each is reported, counted and failed on its own', () => {
   const r = runner({ 'unit/a.test.ts': PASSING, 'unit/b.test.ts': FAILING, 'unit/c.test.ts': CRASHING, 'unit/d.test.ts': PID, 'unit/e.test.ts': PID });
   assert.is(r.code, 1, r.stdout);
   assert.match(r.stdout, /5 in parallel as 1 shards/);
@@ -113,8 +117,8 @@ test('a shared process gives each file the environment the process started with'
   assert.is(lastLine(r.stdout), 'tests: 2 passed, 0 failed, 0 skipped');
 });
 
-test('a file marked "Runs in its own process" and a file of another tier keep a process each', () => {
-  const r = runner({ 'unit/a.test.ts': PID, 'unit/b.test.ts': OWN, 'e2e/c.test.ts': PID, 'e2e/d.test.ts': PID });
+test('a file marked "Runs in its own process" and a file outside the tiers keep a process each', () => {
+  const r = runner({ 'unit/a.test.ts': PID, 'unit/b.test.ts': OWN, 'other/c.test.ts': PID, 'other/d.test.ts': PID });
   assert.is(r.code, 0, r.stdout);
   assert.match(r.stdout, /4 in parallel as 4 shards/);
   assert.is(new Set(pids(r.stdout)).size, 4);
