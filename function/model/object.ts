@@ -94,7 +94,7 @@ export interface KObject {
    * resolved.
    */
   decoded?: { entries: SourceEntries | undefined; results: Result[] };
-  /** A plain Secret or ConfigMap read without a tree (ScannedSource): its entries as written. */
+  /** A plain Secret or ConfigMap read without a tree (ScannedSource): its entries as written, decoded when it is resolved. */
   entryTexts?: EntryTexts;
 }
 

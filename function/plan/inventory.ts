@@ -4,7 +4,7 @@
 import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
 import { producerOutputs } from '../kinds/producers.ts';
 import { isSopsSecret } from '../resolve/producers.ts';
-import { decodeSourceObject, treelessEntries } from '../resolve/bundle.ts';
+import { decodeSourceObject } from '../resolve/bundle.ts';
 import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
@@ -72,7 +72,7 @@ const NO_ITEM: Item = Object.freeze({
 /**
  * Files a plain Secret or ConfigMap read without a tree (read/scan-source.ts) in `index`, as indexObject files
  * the same document read into a tree and lets that tree go: the same identity, labels, annotations and uid,
- * and its entries decoded now from what the scan kept (KObject.entryTexts), as a tree's are.
+ * and its entries decoded only when it is resolved (KObject.entryTexts).
  */
 export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef, position: number, config: Config): KObject {
   const { apiVersion, kind, name, namespace: explicitNs } = source.identity;
@@ -94,8 +94,6 @@ export function indexScanned(index: SourceIndex, source: ScannedSource, file: Fi
     entryTexts: source.entries,
   };
   addTo(index.sources, sourceId(kind as SourceClass, obj.namespace, name), obj);
-  const results: Result[] = [];
-  obj.decoded = { entries: treelessEntries(obj, results), results };
   return obj;
 }
 

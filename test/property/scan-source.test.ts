@@ -2,7 +2,7 @@
 // the same object and, when it is resolved, the same entries and results (test/support/source-scan-compare.ts), on
 // every document of fixtures/ and examples/, on the forms entries are written in, on documents it must decline, and
 // (through test/property/subset-yaml.test.ts's check) on its ~27,000 generated and mutated inputs. A run that scans
-// prints what a run reading every tree prints.
+// prints what a run reading every tree prints, and decodes only the Secrets and ConfigMaps a target consumes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -13,6 +13,9 @@ import { IDENTITY_ONLY_NAMES, isIdentityOnly, isScannableSource } from '../../fu
 import type { ScannedIdentity } from '../../function/model/object.ts';
 import { DEFAULT_CONFIG } from '../../function/config/config.ts';
 import { startStreamRun } from '../../function/run/stream-run.ts';
+import { apply, startPlan } from '../../function/run/apply.ts';
+import { streamItems } from '../../function/read/stream.ts';
+import { hasErrors } from '../../function/model/results.ts';
 import { bothReadings, sourceScanDifference } from '../support/source-scan-compare.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -105,7 +108,7 @@ test('declines what it cannot give exactly as the tree path does', () => {
   assert.is(bothReadings(`${head()}data:\n  k: dg==\n`)?.tree?.name, 's', 'the comparison reads a tree where it scans');
 });
 
-test('a run that scans prints what a run reading every tree prints', () => {
+test('a run that scans prints what a run reading every tree prints, and decodes only what a target consumes', () => {
   const workload = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: w\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          envFrom: [{secretRef: {name: used}}, {configMapRef: {name: settings}}]\n';
   const sources = [
     'apiVersion: v1\nkind: Secret\nmetadata:\n  name: used\n  labels: {app: w}\ndata:\n  k: dg==\nstringData:\n  t: |\n    text\n',
@@ -121,9 +124,23 @@ test('a run that scans prints what a run reading every tree prints', () => {
   assert.is(fast.output, full.output);
   assert.equal(fast.results, full.results);
   assert.equal(JSON.stringify(fast.targets), JSON.stringify(full.targets));
+  // What is decoded: the entries each scanned source is asked for, as the planner resolves them.
+  const planner = startPlan(DEFAULT_CONFIG);
+  const decoded: string[] = [];
+  for (const d of streamDocuments(text, 'in.yaml', { ...skim, sources: (i: ScannedIdentity, t: string) => planner.scansSource(i, t) })) {
+    const source = d.source;
+    if (!source) {
+      planner.add(streamItems([d], planner.items).items);
+      continue;
+    }
+    const { entries } = source;
+    planner.addScanned({ ...source, entries: { read: () => (decoded.push(source.identity.name), entries.read()) } }, d.file);
+  }
+  assert.not.ok(hasErrors(apply(planner.finish()).results));
+  assert.equal(decoded.sort(), ['settings', 'used'], 'the Secret no target consumes is not decoded');
   const broken = text.replace('k: dg==\nstringData', 'k: a$b\nstringData');
   const failed = startStreamRun([{ path: 'in.yaml', text: broken }], { config: DEFAULT_CONFIG }).finish();
-  assert.equal(failed.results.map((r) => `${r.tags?.code} ${r.resourceRef?.name} ${r.field?.path}`), ['BAD_BASE64 used data.k'], 'only the consumed Secret reports its problem');
+  assert.equal(failed.results.map((r) => `${r.tags?.code} ${r.resourceRef?.name} ${r.field?.path}`), ['BAD_BASE64 used data.k'], 'only the consumed Secret is decoded');
 });
 
 test.run();
