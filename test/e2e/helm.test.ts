@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { parseAllDocuments } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
 import { assertSameWithFullReader, BUNDLE, fullReaderEnv, ROOT, pipe, removeTempDirs, requireBundle, run, stampsIn, tempDir, testNeedingTool, type Run } from '../support/tools.ts';
+import { PROCESS_TWINS } from '../support/sizes.ts';
 
 const CHART = join(ROOT, 'examples', 'helm', 'chart');
 const PLUGINS = join(ROOT, 'examples', 'helm', 'plugins');
@@ -61,7 +62,7 @@ function postRendered(args: readonly string[] = [], opts: { env?: NodeJS.Process
   const s = setup();
   const argv = ['template', 'shop', CHART, ...args, '--post-renderer', 'rollstamp'];
   const r = run(s.helm, argv, { env: opts.env ?? s.env });
-  assertSameWithFullReader(r, run(s.helm, argv, { env: fullReaderEnv(opts.env ?? s.env) }), 'helm template --post-renderer rollstamp');
+  if (PROCESS_TWINS) assertSameWithFullReader(r, run(s.helm, argv, { env: fullReaderEnv(opts.env ?? s.env) }), 'helm template --post-renderer rollstamp');
   return r;
 }
 
@@ -74,7 +75,7 @@ async function piped(args: readonly string[] = []): Promise<Run> {
     return second;
   };
   const second = await stamped(s.env);
-  assertSameWithFullReader(second, await stamped(fullReaderEnv(s.env)), 'helm template | rollstamp stamp -');
+  if (PROCESS_TWINS) assertSameWithFullReader(second, await stamped(fullReaderEnv(s.env)), 'helm template | rollstamp stamp -');
   assert.is(second.code, 0, `rollstamp stamp - failed: ${second.stderr}`);
   return second;
 }

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Socket } from 'node:net';
 import { runBundle } from '../support/run-cli.ts';
-import { BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
+import { BUNDLE, cleanup, loadAllowanceMs, requireBundle, tempDir } from '../support/hostile.ts';
 
 test.before(requireBundle);
 test.after(cleanup);
@@ -51,6 +51,8 @@ function alive(pid: number): boolean {
   }
 }
 
+/** SECURITY.md: SIGTERM ends a run within 2 s; a test allows that plus what the machine's load adds now. */
+const TERM_LIMIT_MS = 2000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
@@ -79,6 +81,7 @@ function reap(pids: number[]): void {
 
 test('SIGTERM to generate while rendering: non-zero exit within 2 s, nothing on stdout, renderer and its child gone', async () => {
   const { bin, app, pids } = sleepingKustomize();
+  const limit = TERM_LIMIT_MS + loadAllowanceMs();
   const child = spawn(process.execPath, [BUNDLE, 'generate'], {
     cwd: app,
     env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
@@ -94,11 +97,11 @@ test('SIGTERM to generate while rendering: non-zero exit within 2 s, nothing on 
   await sleep(1000);
   const t0 = Date.now();
   child.kill('SIGTERM');
-  const res = await Promise.race([exited, sleep(2000).then(() => undefined)]);
+  const res = await Promise.race([exited, sleep(limit).then(() => undefined)]);
   try {
-    assert.ok(res !== undefined, 'rollstamp exited within 2 s of SIGTERM');
+    assert.ok(res !== undefined, `rollstamp exited within ${limit.toFixed(0)} ms of SIGTERM (2 s + the load's allowance)`);
     assert.ok(res!.code !== 0, `non-zero exit (got ${JSON.stringify(res)})`);
-    assert.ok(Date.now() - t0 < 2000);
+    assert.ok(Date.now() - t0 < limit);
     assert.is(stdout, '', 'stdout empty');
     const gone = await waitFor(() => rendererPids.every((p) => !alive(p)), 3000);
     assert.ok(gone, `renderer pids ${rendererPids.join(', ')} still running after rollstamp exited: ${rendererPids.filter(alive).join(', ')}`);
@@ -119,13 +122,14 @@ test('SIGTERM while rendering with a renderer that ignores SIGTERM: rollstamp en
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
   assert.ok(await waitFor(() => existsSync(pids), 10_000), 'the stand-in renderer started');
   const rendererPids = readPids(pids);
+  const limit = TERM_LIMIT_MS + loadAllowanceMs();
   try {
     const t0 = Date.now();
     child.kill('SIGTERM');
-    const code = await Promise.race([exited, sleep(2000).then(() => 'late' as const)]);
-    assert.ok(code !== 'late', 'rollstamp exited within 2 s of SIGTERM');
+    const code = await Promise.race([exited, sleep(limit).then(() => 'late' as const)]);
+    assert.ok(code !== 'late', `rollstamp exited within ${limit.toFixed(0)} ms of SIGTERM (2 s + the load's allowance)`);
     assert.is(code, 143);
-    assert.ok(Date.now() - t0 < 2000);
+    assert.ok(Date.now() - t0 < limit);
     assert.is(stdout, '');
     assert.ok(await waitFor(() => rendererPids.every((p) => !alive(p)), 3000), `still running: ${rendererPids.filter(alive).join(', ')}`);
   } finally {
@@ -139,7 +143,7 @@ test('SIGTERM while rendering with a renderer that ignores SIGTERM: rollstamp en
  * spare for a loaded machine) and 1 s for killing and exiting. An absolute ~3 s failed under load (#12).
  */
 function pastDeadlineAllowanceMs(): number {
-  return 2 * runMeasured(['--version']).ms + 1000;
+  return loadAllowanceMs() + 1000;
 }
 
 test('ROLLSTAMP_RENDER_TIMEOUT_SECONDS=1: fails just after 1 s naming the timeout, no child left', async () => {

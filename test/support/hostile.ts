@@ -52,6 +52,15 @@ export function runMeasured(argv: string[], opts: { stdin?: string | Uint8Array;
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, ms, cpuMs: cpu ?? Number.NaN, maxRssKiB: rss ?? Number.NaN };
 }
 
+/**
+ * What a loaded machine adds to a time bound: two start-ups of the bundle measured now (`--version`; about
+ * 0.1 s each on an idle 2-core machine, seconds under load). A bound is the promise's own limit plus this, so
+ * it never drops below the promise and a busy machine does not fail it (#36).
+ */
+export function loadAllowanceMs(): number {
+  return 2 * runMeasured(['--version']).ms;
+}
+
 /** Peak RSS allowed for a YAML bomb (which must fail early) … */
 export const RSS_LIMIT_KIB = 256 * 1024;
 /** … and for any input under the input limit (#12). */

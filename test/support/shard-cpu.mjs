@@ -7,7 +7,7 @@ const target = process.env.ROLLSTAMP_TEST_CPU_FILE;
 const TICKS = 100;
 
 /** CPU seconds of the children this process has reaped (fields cutime and cstime of /proc/self/stat), or 0. */
-function childrenSeconds() {
+export function childrenSeconds() {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -9,3 +9,11 @@ export const FULL_SIZES = (process.env.CI ?? '') !== '';
 export function sized<T>(full: T, quick: T): T {
   return FULL_SIZES ? full : quick;
 }
+
+/**
+ * Whether a run through a process (the bundle, kpt, helm, Argo CD's generate) is repeated with
+ * ROLLSTAMP_READER=full and compared byte for byte: under CI. Elsewhere the two readers' byte identity is held
+ * in-process by test/golden/differential.test.ts and the property suites (bothReaders), and each twin would
+ * cost one more process start-up per run.
+ */
+export const PROCESS_TWINS = FULL_SIZES;

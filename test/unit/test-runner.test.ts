@@ -1,9 +1,10 @@
-// test/run.mjs, the runner `npm test` ends with (#25): shards in parallel processes, the files that must run
-// alone after them, one summary line totalled over every shard, and a failing, crashing or empty run that fails;
-// and the rules that keep the shards independent (what runs alone, one CLI runner, one Argo CD request builder).
+// test/run.mjs, the runner `npm test` ends with (#25): shards in parallel processes, the files of a tier
+// sharing them yet reported, counted and failed one by one (#36), the files that must run alone after
+// them, one summary line totalled over every file, and a failing, crashing or empty run that fails; and the
+// rules that keep the shards independent (what runs alone, one CLI runner, one Argo CD request builder).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../support/run-cli.ts';
@@ -21,7 +22,10 @@ function runner(files: Record<string, string>, args: string[] = []): { code: num
   const dir = join(ROOT, 'test', `.runner-check-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
     const r = spawnSync(process.execPath, ['test/run.mjs', ...args, relative(ROOT, dir)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ROLLSTAMP_TEST_JOBS: '2' }, timeout: 120_000 });
     return { code: r.status ?? -1, stdout: r.stdout };
   } finally {
@@ -31,26 +35,30 @@ function runner(files: Record<string, string>, args: string[] = []): { code: num
 
 const lastLine = (out: string): string => out.trimEnd().split('\n').pop()!;
 
+// Two parallel files and one that runs alone: one run, read by the two tests below.
+let withAlone: { code: number; stdout: string } | undefined;
+const runWithAlone = (): { code: number; stdout: string } => (withAlone ??= runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE }));
+
 test('the summary line is the total over all shards, and the run passes when every shard does', () => {
-  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  const r = runWithAlone();
   assert.is(r.code, 0, r.stdout);
   assert.is(lastLine(r.stdout), 'tests: 5 passed, 0 failed, 2 skipped');
-  assert.match(r.stdout, /shard durations, slowest first:\n(\s+\d+\.\d s {2}test\/\.runner-check-\d+\/[abc]\.test\.ts {2}.*\n){3}/);
+  assert.match(r.stdout, /file durations, slowest first:\n(\s+\d+\.\d s {2}test\/\.runner-check-\d+\/[abc]\.test\.ts {2}.*\n){3}/);
 });
 
 test('a file marked "Runs alone" runs after every parallel shard has finished', () => {
-  const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': PASSING, 'c.test.ts': ALONE });
+  const r = runWithAlone();
   const order = [...r.stdout.matchAll(/^── test\/\.runner-check-\d+\/(\w)\.test\.ts: ok/gm)].map((m) => m[1]);
   assert.is(order.length, 3, r.stdout);
   assert.is(order[2], 'c', `alone last: ${order.join(', ')}`);
-  assert.match(r.stdout, /2 in parallel \(2 at a time\), 1 alone/);
+  assert.match(r.stdout, /2 in parallel as 2 shards \(2 at a time\), 1 alone/);
 });
 
 test('one failing test fails the run and counts once in the total', () => {
   const r = runner({ 'a.test.ts': PASSING, 'b.test.ts': FAILING });
   assert.is(r.code, 1);
   assert.is(lastLine(r.stdout), 'tests: 3 passed, 1 failed, 1 skipped');
-  assert.match(r.stdout, /failed shards: test\/\.runner-check-\d+\/b\.test\.ts/);
+  assert.match(r.stdout, /failed files: test\/\.runner-check-\d+\/b\.test\.ts/);
 });
 
 test('a file that crashes before any test runs fails the run', () => {
@@ -67,13 +75,53 @@ test("each shard's CPU time includes its children's, beside its duration and in 
   assert.ok(cpu('b.test.ts') >= 0.8, `the busy child's 0.8 s counts: ${cpu('b.test.ts')} s`);
   assert.ok(cpu('a.test.ts') < cpu('b.test.ts'), `${cpu('a.test.ts')} s without a child`);
   assert.match(r.stdout, /\n\s+[\d.]+ s {2}test\/\.runner-check-\d+\/b\.test\.ts {2}cpu [\d.]+ s, 1 passed, 0 skipped\n/);
-  assert.match(r.stdout, /\nwall [\d.]+ s, 2 jobs, 2 shards, cpu [\d.]+ s \(0\.0 s of it alone\)\n/);
+  assert.match(r.stdout, /\nwall [\d.]+ s, 2 jobs, 2 files in 2 shards, cpu [\d.]+ s \(0\.0 s of it alone\)\n/);
 });
 
 test('a run in which no test ran fails', () => {
   const r = runner({ 'a.test.ts': EMPTY });
   assert.is(r.code, 1);
   assert.is(lastLine(r.stdout), 'no test ran');
+});
+
+// The files of a directory named like a tier share one process (the check's own files are few).
+const ENV_SETTER = "import { test } from 'uvu';\nprocess.env.ROLLSTAMP_RUNNER_CHECK = 'set';\ntest('sets', () => {});\ntest.run();\n";
+const ENV_READER = "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('reads', () => assert.is(process.env.ROLLSTAMP_RUNNER_CHECK, undefined));\ntest.run();\n";
+const EXITING = "import { test } from 'uvu';\ntest('exits', () => process.exit(0));\ntest.run();\n";
+const PID = "import { test } from 'uvu';\ntest('pid', () => console.log(`pid ${process.pid}`));\ntest.run();\n";
+const OWN = `// Runs in its own process: a check of the runner\n${PID}`;
+const pids = (out: string): string[] => [...out.matchAll(/^pid (\d+)$/gm)].map((m) => m[1]!);
+
+test('files of a tier share a process, yet each is reported, counted and failed on its own', () => {
+  const r = runner({ 'unit/a.test.ts': PASSING, 'unit/b.test.ts': FAILING, 'unit/c.test.ts': CRASHING, 'unit/d.test.ts': PID, 'unit/e.test.ts': PID });
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stdout, /5 in parallel as 1 shards/);
+  assert.is(new Set(pids(r.stdout)).size, 1, 'd and e ran in one process');
+  assert.match(r.stdout, /── test\/\.runner-check-\d+\/unit\/a\.test\.ts: ok, [\d.]+ s, cpu [\d.]+ s\n/);
+  assert.match(r.stdout, /── test\/\.runner-check-\d+\/unit\/b\.test\.ts: FAILED \(a test failed\)[^]*?broken/);
+  assert.match(r.stdout, /── test\/\.runner-check-\d+\/unit\/c\.test\.ts: FAILED \(a test failed\)[^]*?crash while loading/);
+  assert.match(r.stdout, /failed files: test\/\.runner-check-\d+\/unit\/b\.test\.ts, test\/\.runner-check-\d+\/unit\/c\.test\.ts\n/);
+  assert.is(lastLine(r.stdout), 'tests: 5 passed, 2 failed, 1 skipped');
+});
+
+test('a file that ends a shared process fails by name, and the files after it fail as not run', () => {
+  const r = runner({ 'unit/a.test.ts': PASSING, 'unit/b.test.ts': EXITING, 'unit/c.test.ts': PASSING });
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stdout, /── test\/\.runner-check-\d+\/unit\/b\.test\.ts: FAILED \(exit 1\)[^]*?b\.test\.ts: the process exited before its tests finished/);
+  assert.match(r.stdout, /── test\/\.runner-check-\d+\/unit\/c\.test\.ts: FAILED \(not run: the shard's process ended \(exit 1\) before it\)/);
+});
+
+test('a shared process gives each file the environment the process started with', () => {
+  const r = runner({ 'unit/a.test.ts': ENV_SETTER, 'unit/b.test.ts': ENV_READER });
+  assert.is(r.code, 0, r.stdout);
+  assert.is(lastLine(r.stdout), 'tests: 2 passed, 0 failed, 0 skipped');
+});
+
+test('a file marked "Runs in its own process" and a file outside the tiers keep a process each', () => {
+  const r = runner({ 'unit/a.test.ts': PID, 'unit/b.test.ts': OWN, 'other/c.test.ts': PID, 'other/d.test.ts': PID });
+  assert.is(r.code, 0, r.stdout);
+  assert.match(r.stdout, /4 in parallel as 4 shards/);
+  assert.is(new Set(pids(r.stdout)).size, 4);
 });
 
 test('an unknown option or a path that is not a test is a usage error (exit 2)', () => {
