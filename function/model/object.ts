@@ -45,6 +45,27 @@ export interface ScannedIdentity {
   namespace?: string;
 }
 
+/**
+ * What a plain Secret or ConfigMap holds that rollstamp reads, scanned without a tree (read/scan-source.ts): its
+ * identity, labels, annotations and uid (as readObject gives them), and its entries as written.
+ */
+export interface ScannedSource {
+  identity: ScannedIdentity;
+  labels: ReadonlyMap<string, string>;
+  annotations: ReadonlyMap<string, string>;
+  uid?: string;
+  entries: EntryTexts;
+}
+
+/** A scanned Secret's or ConfigMap's entries as written, read from the input only when asked. */
+export interface EntryTexts {
+  /**
+   * [key, value] of each entry of the base64 field (`data` of a Secret, `binaryData` of a ConfigMap), then of the
+   * text field (`stringData`, `data`), each in input order: the strings the subset reader's tree holds.
+   */
+  read(): { base64: Array<[string, string]>; text: Array<[string, string]> };
+}
+
 /** A Kubernetes object read from one item. */
 export interface KObject {
   item: Item;
@@ -73,6 +94,13 @@ export interface KObject {
    * resolved.
    */
   decoded?: { entries: SourceEntries | undefined; results: Result[] };
+  /** A plain Secret or ConfigMap read without a tree (ScannedSource): its entries as written, decoded when it is resolved. */
+  entryTexts?: EntryTexts;
+}
+
+/** True for a plain Secret or ConfigMap whose tree is gone (decoded when indexed, or scanned): only its entries are read. */
+export function isTreeless(obj: KObject): boolean {
+  return obj.decoded !== undefined || obj.entryTexts !== undefined;
 }
 
 /**

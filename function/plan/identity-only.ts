@@ -64,3 +64,13 @@ export function isIdentityOnly(identity: ScannedIdentity, text: string, config: 
   if (config.kinds?.some((row) => row.group === group && row.kind === identity.kind)) return false;
   return !READ_MORE.test(text);
 }
+
+/**
+ * Whether a plain Secret or ConfigMap (read/scan-source.ts accepts no other) may be read without a tree: the
+ * planner reads its identity, labels, annotations and uid, and resolving its entries, as long as neither a
+ * rollstamp annotation nor the local-config mark is in its text and the config declares no workload row of its kind.
+ */
+export function isScannableSource(identity: ScannedIdentity, text: string, config: Config): boolean {
+  if (config.kinds?.some((row) => row.group === '' && row.kind === identity.kind)) return false;
+  return !READ_MORE.test(text);
+}

@@ -5,10 +5,10 @@ import { LOCAL_CONFIG_ANNOTATION } from '../model/constants.ts';
 import { producerOutputs } from '../kinds/producers.ts';
 import { isSopsSecret } from '../resolve/producers.ts';
 import { decodeSourceObject } from '../resolve/bundle.ts';
-import { errorResult, type ResourceRef, type Result, type Subject } from '../model/results.ts';
+import { errorResult, type FileRef, type ResourceRef, type Result, type Subject } from '../model/results.ts';
 import { child, formatPath, isAlias, NodeReader, stringValue, type FieldPath } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
-import { type Item, type KObject, relatedId, type SourceClass, type SourceIndex, sourceId } from '../model/object.ts';
+import { type Item, type KObject, relatedId, type ScannedSource, type SourceClass, type SourceIndex, sourceId } from '../model/object.ts';
 import { type MapNode, isMapNode } from '../model/nodes.ts';
 
 /** Kinds indexed in `related`: what kagent references point at, and Namespaces (for namespace selectors). */
@@ -59,6 +59,42 @@ function releaseTree(obj: KObject): void {
       throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
     },
   });
+}
+
+/** What a scanned object has instead of an item: nothing reads it (its entries are all resolving reads of it). */
+const NO_ITEM: Item = Object.freeze({
+  get node(): never {
+    throw new Error('internal: the tree of a scanned Secret or ConfigMap was read');
+  },
+  readBy: 'subset',
+});
+
+/**
+ * Files a plain Secret or ConfigMap read without a tree (read/scan-source.ts) in `index`, as indexObject files
+ * the same document read into a tree and lets that tree go: the same identity, labels, annotations and uid,
+ * and its entries decoded only when it is resolved (KObject.entryTexts).
+ */
+export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef, position: number, config: Config): KObject {
+  const { apiVersion, kind, name, namespace: explicitNs } = source.identity;
+  const ref: ResourceRef = { apiVersion, kind, name };
+  if (explicitNs) ref.namespace = explicitNs;
+  const obj: KObject = {
+    item: NO_ITEM,
+    index: position,
+    apiVersion,
+    group: '',
+    kind,
+    name,
+    namespace: explicitNs || config.defaultNamespace,
+    labels: source.labels.size > 0 ? source.labels : NONE,
+    annotations: source.annotations.size > 0 ? source.annotations : NONE,
+    metadataProblems: [],
+    subject: { file, ref },
+    ...(source.uid ? { uid: source.uid } : {}),
+    entryTexts: source.entries,
+  };
+  addTo(index.sources, sourceId(kind as SourceClass, obj.namespace, name), obj);
+  return obj;
 }
 
 function readObject(item: Item, index: number, config: Config, results: Result[]): KObject | undefined {

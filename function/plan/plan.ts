@@ -2,19 +2,19 @@
 // checked, its current stamp read, its dependencies discovered and its text edit planned while its tree is at
 // hand, so the tree can go with the item. What needs the whole input waits for `finish`: targets of kinds that
 // are not local (kinds/; a kagent Agent's tools are other objects), objects hashed as units, and targets that
-// carry another's hash. Plain Secrets and ConfigMaps are decoded when indexed (plan/inventory.ts); only the
-// trees of producers, SOPS Secrets and kagent objects stay (resolving reads them), and the trees of targets
-// whose document can be printed again.
+// carry another's hash. Plain Secrets and ConfigMaps are decoded when indexed (plan/inventory.ts), or scanned
+// and decoded when resolved; only the trees of producers, SOPS Secrets and kagent objects stay (resolving reads
+// them), and the trees of targets whose document can be printed again.
 import { discoverDependencies, mergeRefs } from '../discover/index.ts';
 import { declaredKindProblems, declaredPathWork, kindOf, LINKED_KINDS, unitKindFor, type TargetKind } from '../kinds/index.ts';
 import { isKagent1x } from '../kinds/kagent1x-versions.ts';
 import { wantsLiveRead } from '../resolve/index.ts';
-import { emptyIndex, indexObject } from './inventory.ts';
-import { isIdentityOnly } from './identity-only.ts';
+import { emptyIndex, indexObject, indexScanned } from './inventory.ts';
+import { isIdentityOnly, isScannableSource } from './identity-only.ts';
 import { alsoReloadedWarning, selectTarget } from './targets.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
-import { isReprintable, type Item, type KObject, relatedId, type ScannedIdentity, type SourceIndex } from '../model/object.ts';
+import { isReprintable, isTreeless, type Item, type KObject, relatedId, type ScannedIdentity, type ScannedSource, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import { LIVE_RECORD_ANNOTATION } from '../model/constants.ts';
 import { RECORD_SITE } from '../model/live-record.ts';
@@ -22,7 +22,7 @@ import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, UnitPlan, Plan, PlannedTarget, RecordSite } from '../model/plan.ts';
-import { errorResult, type Result, type Subject } from '../model/results.ts';
+import { errorResult, type FileRef, type Result, type Subject } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
 /** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
@@ -90,28 +90,38 @@ export class Planner {
     for (const item of items) {
       if (this.count % 64 === 63) this.deadline?.check('planning');
       const obj = indexObject(this.index, item, this.count++, this.config, this.results);
-      if (!obj) continue;
-      if (isKagent1x(obj)) this.kagent1x.push(obj);
-      const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
-      if (candidate) this.candidates.push(obj);
-      else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
-      if (this.overBudget) continue;
-      const { targets, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
-      if (selectable) this.selectable++;
-      // A record only the render may write (#34): one the input carries on any object whose tree is still at hand
-      // (not a decoded Secret or ConfigMap, which nothing reads records from) is replaced.
-      if (!targets?.length && !obj.decoded && obj.annotations.has(LIVE_RECORD_ANNOTATION)) this.strayRecords.push(this.planRecord(obj));
-      for (const target of targets ?? []) {
-        if (!this.spend(target)) break;
-        if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
-        if (target.handsTo) {
-          // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
-          if (this.passed.has(target.handsTo.id)) this.replan = true;
-          this.wanted.add(target.handsTo.id);
-        }
-        // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
-        this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
+      if (obj) this.place(obj);
+    }
+  }
+
+  /** Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. */
+  addScanned(source: ScannedSource, file: FileRef): void {
+    if (this.count % 64 === 63) this.deadline?.check('planning');
+    this.place(indexScanned(this.index, source, file, this.count++, this.config));
+  }
+
+  /** What `add` does with an object once it is indexed. */
+  private place(obj: KObject): void {
+    if (isKagent1x(obj)) this.kagent1x.push(obj);
+    const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
+    if (candidate) this.candidates.push(obj);
+    else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
+    if (this.overBudget) return;
+    const { targets, selectable } = selectTarget(obj, this.config, this.results, this.notesGiven);
+    if (selectable) this.selectable++;
+    // A record only the render may write (#34): one the input carries on any object whose tree is still at hand
+    // (not a decoded or scanned Secret or ConfigMap, which nothing reads records from) is replaced.
+    if (!targets?.length && !isTreeless(obj) && obj.annotations.has(LIVE_RECORD_ANNOTATION)) this.strayRecords.push(this.planRecord(obj));
+    for (const target of targets ?? []) {
+      if (!this.spend(target)) break;
+      if (target.alsoRolledBy) this.alsoReloaded.push(target.obj.subject);
+      if (target.handsTo) {
+        // An object asked for after it went by cannot be linked from this reading: read the input again (#38).
+        if (this.passed.has(target.handsTo.id)) this.replan = true;
+        this.wanted.add(target.handsTo.id);
       }
+      // A local kind's plan needs nothing but its own tree; a candidate may yet carry another's hash.
+      this.slots.push(kindOf(target.mode).local && !candidate ? { planned: this.planOne(target) } : { target });
     }
   }
 
@@ -121,6 +131,11 @@ export class Planner {
    */
   needsOnlyIdentity(identity: ScannedIdentity, text: string): boolean {
     return isIdentityOnly(identity, text, this.config);
+  }
+
+  /** Whether a run may scan this Secret or ConfigMap (read/scan-source.ts) and add it with `addScanned`. */
+  scansSource(identity: ScannedIdentity, text: string): boolean {
+    return isScannableSource(identity, text, this.config);
   }
 
   /**

@@ -5,6 +5,7 @@
 import { splitJsonStream } from './json-stream.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
+import { scanSource } from './scan-source.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
 import type { ScannedIdentity } from '../model/object.ts';
 
@@ -12,6 +13,7 @@ import type { ScannedIdentity } from '../model/object.ts';
 const MARKER = /^---(?:[ \t\r\n]|$)/gm;
 /** A top-level `kind:` line with a plain name: the skim scans only documents whose kind may be skimmed. */
 const KIND_LINE = /^kind: *([A-Za-z]+) *$/m;
+const SOURCE_KINDS: ReadonlySet<string> = new Set(['Secret', 'ConfigMap']);
 
 /** Which documents a caller needs only the identity of. */
 export interface Skim {
@@ -19,6 +21,8 @@ export interface Skim {
   kinds: ReadonlySet<string>;
   /** Whether the scanned identity, in that document's text, is all the caller reads. */
   wants(identity: ScannedIdentity, text: string): boolean;
+  /** Whether a plain Secret or ConfigMap, in that document's text, may be scanned for its entries (read/scan-source.ts). Default: none. */
+  sources?(identity: ScannedIdentity, text: string): boolean;
 }
 
 /** Blank and comment lines: before the first marker they belong to the first document. */
@@ -30,7 +34,8 @@ const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
  * - A document the subset reader declines is read alone by the yaml library (`readBy: 'yaml-document'`): the
  *   rest of the stream stays with the subset reader.
  * - `skim`: which documents the caller needs only the identity of (read/scan-identity.ts); such a document comes
- *   with `identity` and no tree (`contents` undefined). Default: none is skimmed.
+ *   with `identity` and no tree (`contents` undefined); a plain Secret or ConfigMap it may scan
+ *   (read/scan-source.ts) comes with `source` too. Default: none is skimmed.
  * - Returns false, after any number of documents, when a document is not one the yaml library reads alone
  *   without a result (a YAML error, whose line and column must count from the stream's start; a directive;
  *   text that is not exactly one document), and at once for a JSON stream: the caller then reads the whole
@@ -42,7 +47,13 @@ export function* streamDocuments(text: string, path: string, skim?: Skim): Gener
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
-    const identity = skim && skim.kinds.has(KIND_LINE.exec(piece)?.[1] ?? '') ? scanIdentity(piece) : undefined;
+    const kind = skim ? (KIND_LINE.exec(piece)?.[1] ?? '') : '';
+    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece) : undefined;
+    if (source && skim!.sources!(source.identity, piece)) {
+      yield { contents: undefined, identity: source.identity, source, text: piece, offset: 0, file, readBy: 'subset' };
+      continue;
+    }
+    const identity = skim && skim.kinds.has(kind) ? scanIdentity(piece) : undefined;
     if (identity && skim!.wants(identity, piece)) {
       yield { contents: undefined, identity, text: piece, offset: 0, file, readBy: 'subset' };
       continue;

@@ -10,7 +10,7 @@ import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { fromYaml } from './from-yaml.ts';
 import { findUnsafeNode, isMapNode, isScalarNode, toPlain, type Node } from '../model/nodes.ts';
-import type { Item, ReadBy, ScannedIdentity } from '../model/object.ts';
+import type { Item, ReadBy, ScannedIdentity, ScannedSource } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 /** One document of a stream: its parsed form and its exact source text (markers and comments included). */
@@ -30,6 +30,8 @@ export interface StreamDoc {
    * nothing else of; it has no tree (`contents` undefined), and streamItems gives it no item.
    */
   identity?: ScannedIdentity;
+  /** A scanned plain Secret or ConfigMap (read/scan-source.ts): what the planner reads of it, its entries as written. */
+  source?: ScannedSource;
   /** The yaml library's document, which can print the tree again: present only when `readBy` is `yaml`. */
   doc?: Document;
   text: string;

@@ -54,24 +54,53 @@ const utf8 = new TextEncoder();
  */
 export function decodeSourceObject(obj: KObject, results: Result[]): SourceEntries | undefined {
   if (!isSafeToRead(obj, results)) return undefined;
-  const before = results.length;
   const reader = new NodeReader(obj.subject, results);
   const node = obj.item.node;
+  // Each field is read when decoding comes to it, so its problems are reported in the order they always were.
+  const field = (name: string) => (): Pairs => {
+    const map = reader.map(child(node, name), [name]);
+    return map ? reader.stringEntries(map, [name]) : [];
+  };
+  const [base64Field, textField] = fieldsOf(obj);
+  return decodeEntries(obj, field(base64Field), field(textField), results);
+}
+
+/**
+ * The entries of a plain Secret or ConfigMap whose tree is gone (KObject.decoded, KObject.entryTexts): decoded
+ * when it was indexed, or now, from the entries its scan kept (read/scan-source.ts), the same way.
+ */
+export function treelessEntries(obj: KObject, results: Result[]): SourceEntries | undefined {
+  if (obj.decoded) {
+    results.push(...obj.decoded.results);
+    return obj.decoded.entries;
+  }
+  const texts = obj.entryTexts!.read();
+  return decodeEntries(obj, () => texts.base64, () => texts.text, results);
+}
+
+/** `data` and `stringData` of a Secret, `binaryData` and `data` of a ConfigMap: the base64 field and the text field. */
+function fieldsOf(obj: KObject): [base64: string, text: string] {
+  return obj.kind === 'Secret' ? ['data', 'stringData'] : ['binaryData', 'data'];
+}
+
+/** [key, value] of a field's entries, in input order. */
+type Pairs = ReadonlyArray<readonly [string, string, ...unknown[]]>;
+
+/** The entries from the base64 field's and then the text field's string values (see decodeSourceObject). */
+function decodeEntries(obj: KObject, base64: () => Pairs, texts: () => Pairs, results: Result[]): SourceEntries | undefined {
+  const before = results.length;
+  const [base64Field, textField] = fieldsOf(obj);
   const entries = new Map<string, Uint8Array>();
-  const base64Field = obj.kind === 'Secret' ? 'data' : 'binaryData';
-  const textField = obj.kind === 'Secret' ? 'stringData' : 'data';
-  const b64 = reader.map(child(node, base64Field), [base64Field]);
   const binaryKeys = new Set<string>();
   const masked = new Set<string>();
-  for (const [key, value] of b64 ? reader.stringEntries(b64, [base64Field]) : []) {
+  for (const [key, value] of base64()) {
     binaryKeys.add(key);
     if (obj.kind === 'Secret' && ARGO_CD_MASK.test(value)) masked.add(key);
     const bytes = decodeBase64Strict(value);
     if (bytes) entries.set(key, bytes);
     else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
   }
-  const text = reader.map(child(node, textField), [textField]);
-  for (const [key, value] of text ? reader.stringEntries(text, [textField]) : []) {
+  for (const [key, value] of texts()) {
     if (obj.kind === 'ConfigMap' && entries.has(key)) {
       results.push(errorResult('DUPLICATE_KEY', 'key is in both data and binaryData', obj.subject, formatPath([textField, key])));
     }

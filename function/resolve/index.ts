@@ -5,11 +5,11 @@
 import { IGNORE_ANNOTATION, RELOADER } from '../model/constants.ts';
 import { formatPath } from '../model/nodes.ts';
 import { errorResult, type Result } from '../model/results.ts';
-import { decodeSourceObject } from './bundle.ts';
+import { decodeSourceObject, treelessEntries } from './bundle.ts';
 import { isSopsSecret, readProduced, readSops } from './producers.ts';
 import type { LiveMode } from '../model/config.ts';
 import type { FetchedSources, Resolution, SourceUse } from '../model/dependencies.ts';
-import type { KObject, SourceIndex } from '../model/object.ts';
+import { isTreeless, type KObject, type SourceIndex } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 
 export interface ResolveContext {
@@ -49,9 +49,8 @@ function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   if (obj) {
     const state = readable(obj, ctx.results, ctx.reloaderIgnore === true);
     if (state) return state;
-    if (plain.length === 1 && (obj.decoded || !isSopsSecret(obj))) {
-      if (obj.decoded) ctx.results.push(...obj.decoded.results);
-      const entries = obj.decoded ? obj.decoded.entries : decodeSourceObject(obj, ctx.results);
+    if (plain.length === 1 && (isTreeless(obj) || !isSopsSecret(obj))) {
+      const entries = isTreeless(obj) ? treelessEntries(obj, ctx.results) : decodeSourceObject(obj, ctx.results);
       return entries ? { from: 'bundle', entries } : { from: 'invalid' };
     }
   }
@@ -94,5 +93,5 @@ export function wantsLiveRead(use: SourceUse, inventory: SourceIndex, mode: Live
   if (mode !== 'always' || plain.length + producers.length > 1) return false;
   const obj = plain[0] ?? producers[0]!.obj;
   if (obj.annotations.get(IGNORE_ANNOTATION) === 'true' || (reloaderIgnore && obj.annotations.get(RELOADER.ignore) === 'true')) return false;
-  return plain.length === 0 || (!obj.decoded && isSopsSecret(obj));
+  return plain.length === 0 || (!isTreeless(obj) && isSopsSecret(obj));
 }

@@ -92,7 +92,7 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
   const planner = startPlan(options.config, options.deadline, wanted);
   const parsed: StreamDoc[][] = [];
   const results: Result[] = [];
-  const skim: Skim = { kinds: IDENTITY_ONLY_NAMES, wants: (identity, text) => planner.needsOnlyIdentity(identity, text) };
+  const skim: Skim = { kinds: IDENTITY_ONLY_NAMES, wants: (identity, text) => planner.needsOnlyIdentity(identity, text), sources: (identity, text) => planner.scansSource(identity, text) };
   for (const file of files) {
     const docs: StreamDoc[] = [];
     const reader = streamDocuments(file.text, file.path, skim);
@@ -102,10 +102,13 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
         break;
       }
       if (step.value.identity) {
-        // Skimmed: no tree, one item the planner needs only the identity of (not local-config: see identity-only.ts).
-        Object.assign(step.value, { firstItem: planner.items, itemCount: 1 });
+        // Skimmed: no tree, one item (not local-config: see identity-only.ts), the planner needs only its identity,
+        // or it is a scanned Secret or ConfigMap.
+        const { source } = step.value;
+        Object.assign(step.value, { firstItem: planner.items, itemCount: 1, source: undefined });
         docs.push(step.value);
-        planner.addIdentityOnly();
+        if (source) planner.addScanned(source, step.value.file);
+        else planner.addIdentityOnly();
         continue;
       }
       if (!keep(step.value, file)) continue;

@@ -12,14 +12,19 @@ import { stream } from '../support/objects.ts';
 test.before(requireBundle);
 test.after(cleanup);
 
-/** 3.5 MB that rollstamp stamps in a few hundred MiB of heap: 3000 ConfigMaps of 100 keys, one Deployment using 500. */
+/**
+ * 3.5 MB that rollstamp stamps in a few hundred MiB of heap: 3000 ConfigMaps of 100 keys, six Deployments using
+ * 500 each, so every ConfigMap is decoded (one no target consumes is not, #37).
+ */
 function bigInput(): string {
   const docs: string[] = [];
   for (let i = 0; i < 3000; i++) {
     docs.push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n${Array.from({ length: 100 }, (_, k) => `  k${k}: v${k}`).join('\n')}\n`);
   }
-  const envFrom = Array.from({ length: 500 }, (_, i) => `        - configMapRef: {name: cm${i}}`).join('\n');
-  docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n${envFrom}\n`);
+  for (let d = 0; d < 6; d++) {
+    const envFrom = Array.from({ length: 500 }, (_, i) => `        - configMapRef: {name: cm${d * 500 + i}}`).join('\n');
+    docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web${d}\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n${envFrom}\n`);
+  }
   return stream(docs);
 }
 
