@@ -7,36 +7,13 @@ import * as nodeModule from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { deployment, secret, stream } from '../support/objects.ts';
 import { BUNDLE, removeTempDirs, requireBundle, run, tempDir, type Run } from '../support/tools.ts';
 
 /** Whether this node keeps a compile cache at all (22.1 and later). */
 const CAN_CACHE = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-const MANIFESTS = `apiVersion: v1
-kind: Secret
-metadata:
-  name: db
-  namespace: shop
-data:
-  password: cGFzcw==
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-  annotations:
-    rollstamp.dev/enabled: "true"
-spec:
-  template:
-    spec:
-      containers:
-        - name: web
-          image: web
-          envFrom:
-            - secretRef:
-                name: db
-`;
+const MANIFESTS = stream([secret('db', '  password: cGFzcw==', { namespace: 'shop' }), deployment('web', { namespace: 'shop', secret: 'db' })]);
 
 test.after(removeTempDirs);
 

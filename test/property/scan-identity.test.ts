@@ -2,7 +2,7 @@
 // of the real-shape fixtures and of fixtures/ and examples/, on constructs it must decline, and (through
 // test/property/subset-yaml.test.ts's check, which runs test/support/scan-compare.ts on each of its ~27,000
 // generated and mutated inputs) everywhere else. A skimmed run prints what a run reading every tree prints.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,19 +13,13 @@ import type { ScannedIdentity } from '../../function/model/object.ts';
 import { DEFAULT_CONFIG } from '../../function/config/config.ts';
 import { startStreamRun } from '../../function/run/stream-run.ts';
 import { identityFromTree, scanDifference } from '../support/scan-compare.ts';
+import { fixtureAndExampleYaml } from '../support/repo-yaml.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-function yamlFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFilesUnder(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 test('gives the identity the subset reader\'s tree gives, on every document of fixtures/ and examples/', () => {
-  const files = [...yamlFilesUnder(join(ROOT, 'fixtures')), ...yamlFilesUnder(join(ROOT, 'examples'))];
+  const files = fixtureAndExampleYaml();
   assert.ok(files.length > 100, 'fixture files found');
   let scanned = 0;
   for (const file of files) {

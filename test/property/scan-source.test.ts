@@ -3,7 +3,7 @@
 // every document of fixtures/ and examples/, on the forms entries are written in, on documents it must decline, and
 // (through test/property/subset-yaml.test.ts's check) on its ~27,000 generated and mutated inputs. A run that scans
 // prints what a run reading every tree prints, and decodes only the Secrets and ConfigMaps a target consumes.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,21 +17,15 @@ import { apply, startPlan } from '../../function/run/apply.ts';
 import { streamItems } from '../../function/read/stream.ts';
 import { hasErrors } from '../../function/model/results.ts';
 import { bothReadings, sourceScanDifference } from '../support/source-scan-compare.ts';
+import { fixtureAndExampleYaml } from '../support/repo-yaml.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-function yamlFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFilesUnder(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 const skim = { kinds: IDENTITY_ONLY_NAMES, wants: (i: ScannedIdentity, t: string) => isIdentityOnly(i, t, DEFAULT_CONFIG), sources: (i: ScannedIdentity, t: string) => isScannableSource(i, t, DEFAULT_CONFIG) };
 
 test('gives the object and entries the tree path gives, on every document of fixtures/ and examples/', () => {
-  const files = [...yamlFilesUnder(join(ROOT, 'fixtures')), ...yamlFilesUnder(join(ROOT, 'examples'))];
+  const files = fixtureAndExampleYaml();
   assert.ok(files.length > 100, 'fixture files found');
   let scanned = 0;
   for (const file of files) {
