@@ -102,6 +102,27 @@ COPY --chmod=0444 README.md /README.md
 RUN ["node", "--version"]
 RUN ["helm", "version", "--short"]
 RUN ["git", "--version"]
+# A V8 code cache of the bundle (#37; plugin/launch.ts uses /app/compile-cache when it is there): node keeps one
+# per user id, so the usual commands run once as uid 999 (the Argo CD plugin's, this image's user) and once as
+# 65534 (nobody, as which a KRM runtime may run the function) on a small input; then the cache is made root's and
+# read-only, so the user a render runs as reads it and can write nothing there. Another uid, node version or
+# changed bundle compiles as before (docs/performance.md, "Code cache").
+RUN set -eu; \
+    mkdir -m 0777 /app/compile-cache /tmp/warm; \
+    secret="kind: Secret|metadata:|  name: db|  namespace: app|data:|  password: cGFzcw=="; \
+    web="kind: Deployment|metadata:|  name: web|  namespace: app|  annotations:|    rollstamp.dev/enabled: 'true'|spec:|  template:|    spec:|      containers:|        - name: web|          image: web|          envFrom:|            - secretRef:|                name: db"; \
+    printf 'apiVersion: v1|%s|---|apiVersion: apps/v1|%s|' "$secret" "$web" | tr '|' '\n' > /tmp/warm/all.yaml; \
+    printf 'apiVersion: config.kubernetes.io/v1|kind: ResourceList|items:|- apiVersion: v1|%s|- apiVersion: apps/v1|%s|' "$(echo "$secret" | sed 's/|/|  /g')" "$(echo "$web" | sed 's/|/|  /g')" \
+      | tr '|' '\n' | sed '/^kind: [SD]/s/^/  /' > /tmp/warm-list.yaml; \
+    for uid in 999 65534; do \
+      as="setpriv --reuid=$uid --regid=$uid --clear-groups env HOME=/tmp ARGOCD_APP_NAME=warm ARGOCD_APP_NAMESPACE=app"; \
+      $as node /app/rollstamp.js stamp /tmp/warm/all.yaml > /dev/null; \
+      (cd /tmp/warm && $as node /app/rollstamp.js generate > /dev/null); \
+      $as node /app/rollstamp.js fn < /tmp/warm-list.yaml > /dev/null; \
+    done; \
+    rm -rf /tmp/warm /tmp/warm-list.yaml; \
+    chown -R root:root /app/compile-cache; \
+    chmod -R a=rX /app/compile-cache
 # uid 999 is what Argo CD's cmp-server expects; KRM runtimes may run it as `nobody` (the file is world-readable).
 ENV HOME=/tmp
 USER 999:999

@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/ (what the package and the image ship): dist/rollstamp.js, the entry, and the chunks
 // it loads, all running with plain `node` and no node_modules.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -56,6 +56,10 @@ const yamlEsm = {
 // output file, so all of them would load at start-up, `--version` included. Each is imported instead through a
 // small bundled module that require()s it; a command module (a lazy dynamic import) initializes it when it runs.
 const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
+// Of those, the ones a module on every run's path imports but only some runs call: child_process (plugin/process/
+// exec.ts, which the main-thread run imports for its process groups) is loaded on the first spawn, not with its
+// chunk (#37: about 17 M instructions, 5 % of a 3-object render, for a run that starts no renderer).
+const DEFERRED_BUILTINS = ['child_process'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -67,12 +71,29 @@ const lazyBuiltins = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
       // Plain properties only: a getter (crypto.webcrypto, http.globalAgent) stays on the default export, read when used.
-      const names = Object.entries(Object.getOwnPropertyDescriptors(real.default))
-        .filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
-        .map(([name]) => name);
-      const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`;
+      const plain = Object.entries(Object.getOwnPropertyDescriptors(real.default)).filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      if (DEFERRED_BUILTINS.includes(args.path)) {
+        // Functions only, each loading the built-in on its first call (with `new` too); the default export reads
+        // through to it. A value that is not a function is not exported, so importing one fails the build.
+        const calls = plain.filter(([, d]) => typeof d.value === 'function').map(([name]) => `export function ${name}(...a) { return new.target ? Reflect.construct(load().${name}, a, new.target) : load().${name}.apply(this, a); }`);
+        const contents = `let m;\nconst load = () => (m ??= require('node:${args.path}'));\nexport default new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load() });\n${calls.join('\n')}\n`;
+        return { contents, loader: 'js', resolveDir: process.cwd() };
+      }
+      const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${plain.map(([name]) => name).join(', ')} } = m;\n`;
       return { contents, loader: 'js', resolveDir: process.cwd() };
     });
+  },
+};
+
+// What the CLI reads of package.json is its version (launch.ts, cli/run-cli.ts, commands/version.ts): their
+// `import pkg from '…/package.json'` bundles that one field, not the whole manifest with its scripts and
+// dependencies, which every run parsed (#37).
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const packageVersion = {
+  name: 'package-version',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)package\.json$/ }, (args) => (args.importer.includes('/plugin/') ? { path: 'package.json', namespace: 'package-version' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'package-version' }, () => ({ contents: JSON.stringify({ version }), loader: 'json' }));
   },
 };
 
@@ -104,7 +125,7 @@ const cli = await build({
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
   // The functionConfig validator is generated here (ajv standalone code), so ajv itself is not bundled.
-  plugins: [slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
+  plugins: [packageVersion, slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
   define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo) },
 });
 
@@ -122,7 +143,7 @@ const launcher = await build({
   outdir: 'dist',
   format: 'cjs',
   banner: { js: '#!/usr/bin/env node' },
-  plugins: [launchMain],
+  plugins: [packageVersion, launchMain],
 });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 const metafile = { inputs: { ...cli.metafile.inputs, ...launcher.metafile.inputs }, outputs: { ...cli.metafile.outputs, ...launcher.metafile.outputs } };

@@ -49,6 +49,25 @@ export class SharedDigests {
   /** The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows. */
   digest(use: SourceUse, resolution: Resolution): SharedDigest {
     const known = knownKeys(resolution);
+    const shared = this.selection(use, resolution, known);
+    if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
+    if (!known) {
+      // Missing or unkeyed: one digest whatever is selected, but the rows are the keys this target names, so
+      // they are not shared (building them is linear in the references, as reading them was).
+      return { digest: shared.digest, keys: this.rows(use, resolution, known) };
+    }
+    if (shared.rows) this.spend(shared.rows.length); // the same rows again, for another target
+    else shared.rows = this.rows(use, resolution, known);
+    return { digest: shared.digest, keys: shared.rows };
+  }
+
+  /** Only the digest of what `use` selects of `resolution`: a run that prints no reports builds no rows (#37). */
+  digestOnly(use: SourceUse, resolution: Resolution): Buffer {
+    return this.selection(use, resolution, knownKeys(resolution)).digest;
+  }
+
+  /** The selection's shared digest, encoded and digested on first use. */
+  private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): { digest: Buffer; rows: Rows | undefined } {
     const signature = selectionId(use, resolution, known);
     let shared = this.selections.get(signature);
     if (!shared) {
@@ -60,15 +79,7 @@ export class SharedDigests {
       shared = { digest: this.hasher.digest(sourceMessage(input)), rows: undefined };
       this.selections.set(signature, shared);
     }
-    if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
-    if (!known) {
-      // Missing or unkeyed: one digest whatever is selected, but the rows are the keys this target names, so
-      // they are not shared (building them is linear in the references, as reading them was).
-      return { digest: shared.digest, keys: this.rows(use, resolution, known) };
-    }
-    if (shared.rows) this.spend(shared.rows.length); // the same rows again, for another target
-    else shared.rows = this.rows(use, resolution, known);
-    return { digest: shared.digest, keys: shared.rows };
+    return shared;
   }
 
   /** Every selected key in byte order, present or not, with its own digest when asked. */

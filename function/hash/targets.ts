@@ -30,6 +30,11 @@ export interface HashContext extends ResolveContext {
   sharedReports: Map<PlannedTarget, TargetReport | undefined>;
   /** Source digests by selection, shared between targets (and the key budget). */
   shared: SharedDigests;
+  /**
+   * Build each target's source reports (TargetReport.sources), which explain and diff print; without them
+   * `sources` is empty and a source costs its digest alone (#37). The hashes and results are the same.
+   */
+  reports: boolean;
   /** Checked inside long loops. Default: none. */
   deadline?: Deadline;
 }
@@ -95,13 +100,15 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
   uses.forEach((use) => {
     ctx.deadline?.check('hashing'); // one use may digest a whole large source
     const resolution = resolveFor(use, ctx);
-    const report = reportSource(use, resolution);
-    reports.push(report);
+    const report = ctx.reports ? reportSource(use, resolution) : undefined;
+    if (report) reports.push(report);
     if (resolution.from === 'ignored' || resolution.from === 'invalid') return;
-    const shared = ctx.shared.digest(use, resolution);
-    report.keys = shared.keys;
-    report.digest = formatDigest(ctx.hasher, shared.digest);
-    digests.push({ id: use.id, digest: shared.digest });
+    if (report) {
+      const shared = ctx.shared.digest(use, resolution);
+      report.keys = shared.keys;
+      report.digest = formatDigest(ctx.hasher, shared.digest);
+      digests.push({ id: use.id, digest: shared.digest });
+    } else digests.push({ id: use.id, digest: ctx.shared.digestOnly(use, resolution) });
     reportMissing(use, resolution, ctx, reportTo);
   });
   return { reports, digests };
@@ -124,18 +131,18 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
     const base = { cls: ref.kind, namespace: ref.namespace, name: ref.name, whole: true, optional: false, keys: [], fields: [ref.field] };
     if (found && found.length > 1) {
       ctx.results.push(errorResult('DUPLICATE_SOURCE', `${ref.kind} ${ref.namespace}/${ref.name} appears ${found.length} times in the input`, reportTo, ref.field));
-      reports.push({ ...base, from: 'invalid' });
+      if (ctx.reports) reports.push({ ...base, from: 'invalid' });
       continue;
     }
     if (found) {
       if (!unitKindFor(ref.kind)) continue; // its Secrets are among the uses; nothing else of it reaches the pod
       const mc = unitHash(found[0]!, ctx);
-      reports.push({ ...base, from: 'bundle', digest: formatDigest(ctx.hasher, mc.digest), sources: mc.sources });
+      if (ctx.reports) reports.push({ ...base, from: 'bundle', digest: formatDigest(ctx.hasher, mc.digest), sources: mc.sources });
       digests.push({ id, digest: mc.digest });
       continue;
     }
     const digest = ctx.hasher.digest(sourceMessage({ cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] }));
-    reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
+    if (ctx.reports) reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
     digests.push({ id, digest });
     if (ctx.config.onMissing !== 'ignore') {
       const severity = ctx.config.onMissing === 'error' ? 'error' : 'warning';

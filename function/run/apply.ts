@@ -36,6 +36,12 @@ export interface ApplyOptions {
   keyDetail?: boolean;
   /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
   keyDigests?: boolean;
+  /**
+   * Build each target's source reports (`TargetReport.sources`), which explain and diff print; keyDetail and
+   * keyDigests imply it. Without it `sources` is empty: stamp, fn and generate print none, and the same hashes
+   * and results cost no report per source (#37). Default: false.
+   */
+  sourceReports?: boolean;
   /** Preview kagent 1.x objects too (`StampOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
   /** The run's deadline, for the loop over targets. Default: none. */
@@ -106,6 +112,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     unitPlans: planned.units,
     unitHashes: new Map(),
     sharedReports: new Map(),
+    reports: options.sourceReports === true || options.keyDetail === true || options.keyDigests === true,
     ...(options.fetched ? { fetched: options.fetched } : {}),
     ...(options.deadline ? { deadline: options.deadline } : {}),
   };

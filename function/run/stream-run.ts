@@ -29,6 +29,8 @@ export interface StreamRunOptions extends RunStart {
   keyDetail?: boolean;
   /** With keyDetail: a digest per reported key too (diff compares them). Default: false. */
   keyDigests?: boolean;
+  /** Each target's source reports (`RunOutcome.targets[].sources`; ApplyOptions.sourceReports). Default: false. */
+  sourceReports?: boolean;
   /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
   /**
@@ -62,7 +64,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       return finishWithFallback<Planned>(first, readAgain, (read) => {
         if ('results' in read) return failedOutcome(read.results);
         options.trace?.('hashing');
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.sourceReports ? { sourceReports: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
         if (options.write === false) return { ...outcome, output: '', ...planCounts(read.plan) };
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));

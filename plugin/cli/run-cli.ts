@@ -6,7 +6,6 @@ import type { Io } from '../process/io.ts';
 import { UsageError } from '../process/errors.ts';
 import { closest, flagsHelp, unknownFlagMessage, type FlagSpec } from './flags.ts';
 import { COMMANDS, commandsHelp, findCommand } from '../commands/index.ts';
-import { withRunSettings } from '../settings/run-settings.ts';
 
 /** Flags that come before any command. */
 const GLOBAL_FLAGS: readonly FlagSpec[] = [
@@ -80,6 +79,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     await io.writeStdout(`${loaded.help}\n`);
     return 0;
   }
-  // The process edge: the environment is read here, once, and handed to the command with its streams.
+  // The process edge: the environment is read here, once, and handed to the command with its streams. The settings
+  // table loads the core's defaults, so it loads here, where a command runs, not with help or usage errors (#37).
+  const { withRunSettings } = await import('../settings/run-settings.ts');
   return loaded.run(commandArgs, withRunSettings(io));
 }

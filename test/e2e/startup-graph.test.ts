@@ -2,11 +2,12 @@
 // build/metafile.json), not from timing. A module that only some runs need is a chunk loaded by dynamic import:
 // `--version` loads no command and none of the core; `stamp` of a plain input loads neither the run's worker
 // nor the live reader and its Kubernetes client, nor the code of diff, explain, generate or refresh.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { requireBundle, ROOT } from '../support/tools.ts';
+import { BUNDLE, removeTempDirs, requireBundle, ROOT, run } from '../support/tools.ts';
+import { tempDir } from '../support/temp-dirs.ts';
 
 const METAFILE = join(ROOT, 'build/metafile.json');
 
@@ -70,9 +71,32 @@ test('--version loads neither the CLI nor the command table nor a command nor th
     bundled(all, pattern);
     assert.equal(loaded.filter((s) => pattern.test(s)), [], `--version loads ${pattern}`);
   }
-  // The entry is CommonJS (no ES module loader for --version); every other run imports the CLI's ES module.
-  assert.equal(all[entry]!.imports, [{ path: './main.mjs', kind: 'dynamic-import', external: true }]);
+  // The entry is CommonJS (no ES module loader for --version); every other run imports the CLI's ES module. Beside
+  // it, only built-ins node has loaded before any script runs, required where a run looks for the code cache an
+  // image ships, never at the top.
+  assert.equal(all[entry]!.imports.filter((i) => !i.path.startsWith('node:')), [{ path: './main.mjs', kind: 'dynamic-import', external: true }]);
+  assert.equal(all[entry]!.imports.filter((i) => i.path.startsWith('node:')).map((i) => `${i.path} ${i.kind}`).sort(), ['node:fs require-call', 'node:module require-call']);
   assert.ok(all['dist/main.mjs']?.entryPoint === 'plugin/main.ts', 'dist/main.mjs is the CLI');
+});
+
+test('--help and a usage error load the CLI and the command table but neither the core nor the yaml library nor the settings table (#37)', () => {
+  const all = outputs();
+  const loaded = sourcesOf(all, new Set([...staticClosure(all, 'dist/main.mjs'), ...staticClosure(all, chunkOf(all, 'plugin/cli/run-cli.ts'))]));
+  assert.ok(loaded.includes('plugin/commands/index.ts'), 'the graph was read');
+  for (const pattern of [/^function\//, /^node_modules\/yaml\//, /^plugin\/settings\/settings-table\.ts$/, /^standalone-validator:/, /^plugin\/commands\/(?!index\.ts$)/]) {
+    bundled(all, pattern);
+    assert.equal(loaded.filter((s) => pattern.test(s)), [], `--help loads ${pattern}`);
+  }
+});
+
+test('the bundle carries the version of package.json, not the manifest (#37: every run parsed its scripts and dependencies)', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
+  const files = Object.keys(outputs()).filter((f) => /\.m?js$/.test(f));
+  const texts = files.map((f) => readFileSync(join(ROOT, f), 'utf8'));
+  assert.ok(texts.some((t) => t.includes(JSON.stringify(pkg.version))), 'the version is in the bundle');
+  for (const [i, text] of texts.entries()) {
+    for (const part of [pkg.description, 'devDependencies']) assert.not.ok(text.includes(part), `${files[i]} holds ${part}`);
+  }
 });
 
 test('stamp of a plain input runs without the worker, the live reader and its Kubernetes client, and the code of other commands (#37)', () => {
@@ -103,4 +127,30 @@ test('the live reader, the worker and each other command are chunks of their own
   }
 });
 
+/**
+ * The node built-ins a run of the bundle loaded (process.moduleLoadList, read as the process exits), for what the
+ * import graph cannot show: a built-in that a bundled module imports but loads only when called (build.mjs).
+ */
+function builtinsLoaded(args: readonly string[], input = ''): string[] {
+  requireBundle();
+  const dir = tempDir('startup-builtins');
+  const out = join(dir, 'loaded.txt');
+  const preload = join(dir, 'record.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
+  const r = run(process.execPath, ['--require', preload, BUNDLE, ...args], { input, env: { PATH: process.env.PATH ?? '' } });
+  assert.is(r.code, 0, r.stderr);
+  return readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('NativeModule ')).map((l) => l.slice('NativeModule '.length));
+}
+
+const SMALL_STREAM = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  k: dg==\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          envFrom:\n            - secretRef:\n                name: db\n';
+
+test('a stamp on the main thread loads node:child_process only when it starts a renderer, and --help loads no node:crypto (#37)', () => {
+  const stamp = builtinsLoaded(['stamp', '-'], SMALL_STREAM);
+  assert.ok(stamp.includes('crypto'), 'the list was read (a stamp hashes)');
+  assert.not.ok(stamp.includes('child_process'), 'stamp loaded node:child_process');
+  const help = builtinsLoaded(['--help']);
+  for (const name of ['crypto', 'child_process']) assert.not.ok(help.includes(name), `--help loaded node:${name}`);
+});
+
+test.after(removeTempDirs);
 test.run();

@@ -127,11 +127,11 @@ const producerName = /^const (\w+): ProducerKind/m.exec(producer)?.[1];
 const withProducer = insertBefore(readFileSync(producersFile, 'utf8'), /^export const PRODUCERS\b/m, `${producer}\n`);
 writeFileSync(producersFile, withProducer.replace(/(export const PRODUCERS: readonly ProducerKind\[\] = \[[^\]]*)\];/, `$1, ${producerName}];`));
 
-/** A stream run of `text` through `api`, everything opted in by its annotation. */
+/** A stream run of `text` through `api`, everything opted in by its annotation, with the source reports explain prints. */
 function stamp(api: Core, text: string): ReturnType<ReturnType<Core['startStreamRun']>['finish']> {
   const read = api.readConfig(undefined);
   if (!('config' in read)) throw new Error('default config');
-  return api.startStreamRun([{ path: 'in.yaml', text }], { config: read.config }).finish();
+  return api.startStreamRun([{ path: 'in.yaml', text }], { config: read.config, sourceReports: true }).finish();
 }
 
 test('the core recipes type-check where the page puts them', () => {

@@ -69,12 +69,25 @@ test('a plan lists the live needs once, and apply resolves them from what was fe
   assert.equal(planned.needs, [{ id: 'ConfigMap/shop/remote', cls: 'ConfigMap', namespace: 'shop', name: 'remote' }]);
   assert.equal(planned.results.filter((r) => r.severity === 'error'), []);
   const fetched = new Map([['ConfigMap/shop/remote', new Map([['level', new TextEncoder().encode('info')]])]]);
-  const withLive = apply(planned, { fetched });
+  const withLive = apply(planned, { fetched, sourceReports: true });
   const remote = withLive.targets[0]!.sources.find((s) => s.name === 'remote');
   assert.is(remote?.from, 'cluster');
-  const without = apply(planned);
+  const without = apply(planned, { sourceReports: true });
   assert.is(without.targets[0]!.sources.find((s) => s.name === 'remote')?.from, 'missing');
   assert.is.not(without.targets[0]!.hash, withLive.targets[0]!.hash, 'the same plan applied twice, with and without the live bytes');
+});
+
+test('apply builds source reports only when asked (explain and diff print them), with the same hashes, results and edits (#37)', () => {
+  const config = configOf({ live: 'missing' });
+  const planned = plan(streamItems(docsOf(STREAM)).items, config);
+  const plain = apply(planned);
+  const reported = apply(planned, { sourceReports: true });
+  assert.equal(plain.targets.map((t) => t.sources), [[]]);
+  assert.equal(reported.targets[0]!.sources.map((s) => `${s.cls}/${s.name}:${s.from}`).sort(), ['ConfigMap/remote:missing', 'Secret/db:bundle']);
+  assert.equal(plain.targets.map(({ sources: _, ...t }) => t), reported.targets.map(({ sources: _, ...t }) => t));
+  assert.equal(plain.results, reported.results);
+  assert.equal([...plain.changed], [...reported.changed]);
+  assert.equal(apply(planned, { keyDetail: true }).targets[0]!.sources.length, reported.targets[0]!.sources.length, 'key rows are reports');
 });
 
 test('planning item by item gives the plan of all items at once', () => {
