@@ -10,8 +10,8 @@
 //   test/support/shard-files.mjs, which saves a start-up per file; a file with a line
 //   `// Runs in its own process: <why>` in its header keeps a process to itself (test/support/shard-plan.mjs).
 //   Each file is still reported, counted and failed on its own.
-// - A file with a line `// Runs alone: <why>` in its header (it packs or rebuilds dist/, or changes other
-//   shared state) runs after the parallel shards with nothing beside it.
+// - A file with a line `// Runs alone: <why>` in its header (it rebuilds this checkout's dist/, or changes
+//   other shared state) runs after the parallel shards with nothing beside it.
 // - ROLLSTAMP_TEST_SHARD_TIMEOUT_SECONDS (default 1200): a shard still running then is killed and fails.
 // - Fails (exit 1) when a file fails, crashes or times out, and when no test ran at all.
 // - Each file's CPU seconds (its own and its children's, from test/support/shard-cpu.mjs; in a shared shard

@@ -7,14 +7,14 @@
 // Tried as an attacker who controls the pull request or may comment on it (#33): a chart's symlinks into the
 // checkout's .git or out of the tree, a comment that starts with the marker, a report too long for a comment.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { BUNDLE, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
+import { BUNDLE, copyCheckout, removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool } from '../support/tools.ts';
 import { git, replaceIn, runSteps, type Step, twoRevisions } from '../support/ci-runner.ts';
 import { type ForgeStub, type ForgeStubOptions, startForgeStub, type StubComment } from '../support/forge-stub.ts';
 
@@ -53,11 +53,7 @@ test("action.yml: a composite action whose comment step is the recipe's comment 
 function actionCheckout(dist = true): string {
   requireBundle();
   const dir = join(tempDir('action-checkout'), 'rollstamp');
-  const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)));
-  for (const f of files) {
-    mkdirSync(dirname(join(dir, f)), { recursive: true });
-    copyFileSync(join(ROOT, f), join(dir, f));
-  }
+  copyCheckout(dir);
   if (dist) cpSync(dirname(BUNDLE), join(dir, 'dist'), { recursive: true });
   return dir;
 }

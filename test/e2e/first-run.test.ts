@@ -2,7 +2,7 @@
 // `version -o json` with the commit and date the build recorded, `npm pack` on a clone without
 // `npm install` saying what to run (no stack trace), and `npm start`'s hunks: `-` before `+`, under the
 // name of the object each is in.
-// Runs alone: it runs npm pack (in a copy without node_modules, where the build refuses to start).
+// Leaves dist/ alone: its npm pack runs in a copy without node_modules (where the build refuses to start).
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';

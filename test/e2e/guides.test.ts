@@ -3,8 +3,8 @@
 // behind a wrapper; for the Helm guide, the npm package installed from the tarball `npm pack` makes into a
 // temporary prefix). Each line must exit 0 (one that expects 3 says `|| [ $? = 3 ]`, so
 // test/e2e/docs-commands.test.ts can run the same blocks whole); some lines' output is checked too.
-// Runs alone: the Helm guide packs the package (npm pack --ignore-scripts, so dist/ is packed as built, not
-// rebuilt), and the pack reads dist/ while other shards may be rebuilding it.
+// Leaves dist/ alone: the Helm guide packs with npm pack --ignore-scripts, so dist/ is packed as built, and no
+// shard rebuilds it meanwhile (one that would runs alone: test/unit/test-runner.test.ts).
 // The argocd-diff-preview guide's workflow step (its ```yaml block) runs over the trees its lines made.
 import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,12 +1,13 @@
 // The npm package as a user gets it: `npm pack` (whose prepack builds the bundle), then a global install of
 // the tarball into a temporary prefix with an empty npm cache and --offline, so any dependency it asked for
 // would fail to resolve. The installed `rollstamp` must then run: --version and a stamp of examples/basic.
-// Runs alone: npm pack's prepack rebuilds dist/, which every other shard runs.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Leaves dist/ alone: the pack runs in a copy of the checkout (its files as a clone has them, node_modules
+// linked), so its prepack builds the copy's dist/ from the sources, not this checkout's, which other shards run.
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { removeTempDirs, ROOT, run, stampsIn, tempDir, testNeeding } from '../support/tools.ts';
+import { copyCheckout, removeTempDirs, ROOT, run, stampsIn, tempDir, testNeeding } from '../support/tools.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -40,7 +41,12 @@ npmTest('npm pack carries the bundle and LICENSE, and the tarball installs offli
   mkdirSync(home);
   writeFileSync(join(home, '.npmrc'), '');
 
-  const packed = run('npm', ['pack', '--json', '--pack-destination', dir], { env, timeoutMs: 120_000 });
+  const checkout = join(dir, 'checkout');
+  copyCheckout(checkout);
+  symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+  assert.not.ok(existsSync(join(checkout, 'dist')), 'the copy has no dist/ until prepack builds it');
+
+  const packed = run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: checkout, env, timeoutMs: 120_000 });
   assert.is(packed.code, 0, `npm pack failed: ${packed.stderr}`);
   const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   const files = info!.files.map((f) => f.path).sort();

@@ -2,8 +2,8 @@
 // tests that need an external tool (kpt, kubectl): missing on a developer machine → skipped with one
 // "skip: TOOL not found on PATH" line; missing in CI (env CI set) → a failing test that says so.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { test } from 'uvu';
 import { assertSameReaders, FULL_READER } from './both-readers.ts';
 import { BUNDLE, ROOT, runProcess } from './run-cli.ts';
@@ -39,6 +39,19 @@ export function assertSameWithFullReader(fast: Run, full: Run, what: string, nor
 export function requireBundle(): void {
   if (!existsSync(BUNDLE)) {
     throw new Error(`${relative(ROOT, BUNDLE)} not found: build it first with \`npm run build\` (npm test does this)`);
+  }
+}
+
+/**
+ * Copies the checkout's files as a clone of it would hold them (tracked, and untracked but not ignored; so no
+ * dist/, build/ or node_modules/) into `dir`: work on the copy leaves this checkout's dist/, which other shards
+ * run, alone.
+ */
+export function copyCheckout(dir: string): void {
+  const files = run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT }).stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)));
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(dir, f));
   }
 }
 

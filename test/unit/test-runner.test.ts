@@ -147,11 +147,26 @@ function testSources(): Map<string, string> {
   return out;
 }
 
-test('a test file that packs or rebuilds dist/ is marked to run alone', () => {
+/** Whether an `npm pack` call (its arguments and options) leaves this checkout's dist/ alone: scripts off, or run elsewhere. */
+const packLeavesDist = (call: string): boolean => call.includes("'--ignore-scripts'") || /cwd: (?!ROOT\b)\w/.test(call);
+
+test('a test file that packs or builds runs alone, or says why it leaves dist/ alone and packs only elsewhere or without scripts', () => {
   const rebuilds = /\['pack'|'pack', |npm run build|build\.mjs|\['run', 'build'/;
   const marked = [...testSources()].filter(([f, text]) => f.endsWith('.test.ts') && f !== 'test/unit/test-runner.test.ts' && rebuilds.test(text.replace(/^\s*(\/\/|\*).*$/gm, '')));
   assert.ok(marked.some(([f]) => f === 'test/e2e/package.test.ts'), 'package.test.ts packs the bundle');
-  for (const [f, text] of marked) assert.match(text.slice(0, 2000), /^\/\/ Runs alone: \S/m, `${f} rebuilds dist/ but runs beside other shards`);
+  for (const [f, text] of marked) {
+    const head = text.slice(0, 2000);
+    if (/^\/\/ Runs alone: \S/m.test(head)) continue;
+    assert.match(head, /^\/\/ Leaves dist\/ alone: \S/m, `${f} packs or builds but neither runs alone nor says why it leaves dist/ alone`);
+    for (const call of text.matchAll(/\['pack',[^\]]*\][^)]*\)/g)) assert.ok(packLeavesDist(call[0]), `${f}: ${call[0]} may rebuild this checkout's dist/`);
+  }
+});
+
+test('a pack in the checkout with its scripts on does not count as leaving dist/ alone', () => {
+  assert.not.ok(packLeavesDist("['pack', '--json'], { cwd: ROOT, env })"));
+  assert.not.ok(packLeavesDist("['pack', '--json'], { env })"));
+  assert.ok(packLeavesDist("['pack', '--json'], { cwd: checkout, env })"));
+  assert.ok(packLeavesDist("['pack', '--ignore-scripts'], { cwd: ROOT })"));
 });
 
 test('the bundle is run to completion through test/support/run-cli.ts only', () => {
