@@ -66,6 +66,11 @@ export interface EntryTexts {
   read(): { base64: Array<[string, string]>; text: Array<[string, string]> };
 }
 
+/** A Secret's or ConfigMap's base64 field and text field: `data` and `stringData`, or `binaryData` and `data`. */
+export function entryFields(kind: 'Secret' | 'ConfigMap'): readonly [base64: string, text: string] {
+  return kind === 'Secret' ? ['data', 'stringData'] : ['binaryData', 'data'];
+}
+
 /** A Kubernetes object read from one item. */
 export interface KObject {
   item: Item;

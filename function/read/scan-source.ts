@@ -6,15 +6,13 @@ import { OUT, outside } from './subset-scalars.ts';
 import { plainSubsetText } from './subset-yaml.ts';
 import { factString, identityOf } from './scan-identity.ts';
 import { Walker, type Fact, type Role, type ValueSite } from './skim-walker.ts';
-import type { EntryTexts, ScannedSource } from '../model/object.ts';
+import { entryFields, type EntryTexts, type ScannedSource } from '../model/object.ts';
 
 /** Keys a plain Secret or ConfigMap may hold at its root here (others, such as `sops:`, decline the document). */
 const ROOT_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
   Secret: new Set(['apiVersion', 'kind', 'metadata', 'type', 'immutable', 'data', 'stringData']),
   ConfigMap: new Set(['apiVersion', 'kind', 'metadata', 'immutable', 'data', 'binaryData']),
 };
-/** The field decoded from base64 and the field taken as text, as resolve/bundle.ts reads them. */
-const FIELDS: Readonly<Record<string, readonly [base64: string, text: string]>> = { Secret: ['data', 'stringData'], ConfigMap: ['binaryData', 'data'] };
 const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
 
 /**
@@ -28,11 +26,11 @@ const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
  *   and the same entries in the same order (test/property/scan-source.test.ts holds it to that).
  */
 export function scanSource(text: string): ScannedSource | undefined {
-  const kind = KIND_LINE.exec(text)?.[1];
+  const kind = KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
   if (kind === undefined || !plainSubsetText(text)) return undefined;
   const labels = new Map<string, string>();
   const annotations = new Map<string, string>();
-  const [base64, textField] = FIELDS[kind]!;
+  const [base64, textField] = entryFields(kind);
   const entries = new SourceText(text);
   const metadata: Role = { keys: METADATA_KEYS, facts: new Map(), under: new Map([['labels', stringsInto(labels)], ['annotations', stringsInto(annotations)]]) };
   const allowed = ROOT_KEYS[kind]!;

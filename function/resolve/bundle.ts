@@ -3,7 +3,7 @@
 import { decodeBase64Strict } from './base64.ts';
 import { errorResult, warningResult, type Result } from '../model/results.ts';
 import { child, formatPath, NodeReader } from '../model/nodes.ts';
-import type { KObject, SourceEntries } from '../model/object.ts';
+import { entryFields, type KObject, type SourceEntries } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 
 // Kept on the entries map itself (as the subset reader keeps map layouts): which keys of a ConfigMap came
@@ -78,9 +78,9 @@ export function treelessEntries(obj: KObject, results: Result[]): SourceEntries 
   return decodeEntries(obj, () => texts.base64, () => texts.text, results);
 }
 
-/** `data` and `stringData` of a Secret, `binaryData` and `data` of a ConfigMap: the base64 field and the text field. */
-function fieldsOf(obj: KObject): [base64: string, text: string] {
-  return obj.kind === 'Secret' ? ['data', 'stringData'] : ['binaryData', 'data'];
+/** The base64 field and the text field of a Secret or ConfigMap (model/object.ts). */
+function fieldsOf(obj: KObject): readonly [base64: string, text: string] {
+  return entryFields(obj.kind === 'Secret' ? 'Secret' : 'ConfigMap');
 }
 
 /** [key, value] of a field's entries, in input order. */
