@@ -58,7 +58,7 @@ const yamlEsm = {
 const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
 // Of those, the ones a module on every run's path imports but only some runs call: child_process (plugin/process/
 // exec.ts, which the main-thread run imports for its process groups) is loaded on the first spawn, not with its
-// chunk (#37: about 17 M instructions, 5 % of a 3-object render, for a run that starts no renderer).
+// chunk (#37: about 14 M instructions, 3 % of a 3-object render, for a run that starts no renderer).
 const DEFERRED_BUILTINS = ['child_process'];
 const lazyBuiltins = {
   name: 'lazy-builtins',

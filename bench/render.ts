@@ -2,8 +2,9 @@
 // pipeline pays on every run. Whole processes on the synthetic bundle at 3 and 300 objects, interleaved with the
 // floor (a node process that reads stdin and writes it back), and the targets printed with PASS or MISS:
 // - a 3-object render ≤ 1.25 × the floor and a 300-object render ≤ 1.6 × the floor, in CPU time (user +
-//   system, all threads) and, where valgrind is installed, in instructions of the whole process (callgrind:
-//   repeatable on a loaded machine; --no-instructions leaves them out, they take about 15 s a run);
+//   system, all threads) and, where valgrind is installed, in instructions of the whole process (callgrind, with
+//   node's --single-threaded: repeatable on a loaded machine; --no-instructions leaves them out, they take about
+//   15 s a run);
 // - a 300-object render's peak RSS ≤ 64 MiB;
 // - `rollstamp --version` within `node -e 0` + 10 ms of wall time.
 // `--rounds N` (default 15; instructions: `--instruction-rounds N`, default 3), `--json FILE`, `--bundle FILE`.
@@ -51,9 +52,15 @@ const run = (c: Case): Sample => measureProcess({ ...c, cwd: c.cwd ?? ROOT }, wo
  * so a slow 300-object render is counted, not cut off; it changes no instruction the run executes otherwise.
  */
 const UNDER_CALLGRIND = { ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '3600' };
+/**
+ * node's --single-threaded: V8 compiles and collects on the process's own thread instead of helper threads, whose
+ * share of the work (and so the count) moves with the machine's load; three runs of one build then agree within
+ * a few M instructions instead of a few hundred M at 300 objects. Every case, the floor too, runs so.
+ */
+const NODE_UNDER_CALLGRIND = ['--single-threaded'];
 
 function instructions(c: Case): number {
-  const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...UNDER_CALLGRIND, ...c.env }, maxBuffer: 2 ** 28 });
+  const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...NODE_UNDER_CALLGRIND, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...UNDER_CALLGRIND, ...c.env }, maxBuffer: 2 ** 28 });
   const m = /Collected : (\d+)/.exec(r.stderr.toString());
   if (r.status !== 0 || !m) throw new Error(`${c.name} under callgrind failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(-300)}`);
   return Number(m[1]);
@@ -131,7 +138,7 @@ targets.push({ what: 'rollstamp --version: wall − node -e 0', measured: `${sta
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined ? '—' : n.toFixed(digits));
 const lines = [
-  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
+  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions, node --single-threaded)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
   '',
   '| case | CPU s | CPU × floor | M instructions | instructions × floor | wall ms | peak RSS MiB |',
   '|---|---:|---:|---:|---:|---:|---:|',
