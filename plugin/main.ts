@@ -14,7 +14,7 @@
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
 import { getHeapStatistics } from 'node:v8';
-import { isMainThread, type TransferListItem, Worker } from 'node:worker_threads';
+import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { errorLine } from './process/errors.ts';
 
@@ -28,9 +28,15 @@ const MIB = 1024 * 1024;
 /** How long a long-running command may take to stop after SIGTERM (the promise is 5 s). */
 const STOP_BUDGET_MS = 4000;
 
+/**
+ * Appended to the worker's process.argv (Worker's `argv`), so a thread can tell it may be the run's worker without
+ * loading node:worker_threads, which a run on the main thread does not need (#37: about 9 M instructions).
+ */
+const WORKER_MARK = '--rollstamp-run-worker';
+
 const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
-if (!isMainThread) await (await import('./run-worker.ts')).runWorker();
+if (await isRunWorker()) await (await import('./run-worker.ts')).runWorker();
 else {
   process.stdout.on('error', (err) => {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
@@ -39,8 +45,13 @@ else {
   const argv = process.argv.slice(2);
   // `rollstamp --version` alone is answered before this module loads (launch.ts, the bundle's entry).
   const cli = await import('./cli/run-cli.ts');
-  if (cli.runsInWorker(argv)) supervise(cli.isLongRunning(argv));
+  if (cli.runsInWorker(argv)) await supervise(cli.isLongRunning(argv));
   else await runHereOrInWorker(argv, cli.isLongRunning(argv));
+}
+
+/** Whether this is the run's worker thread: the mark in argv, which a user could type too, and then node's word. */
+async function isRunWorker(): Promise<boolean> {
+  return process.argv.includes(WORKER_MARK) && !(await import('node:worker_threads')).isMainThread;
 }
 
 /**
@@ -51,17 +62,18 @@ async function runHereOrInWorker(argv: readonly string[], longRunning: boolean):
   const { runInProcess } = await import('./run-in-process.ts');
   const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
   if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
-  supervise(longRunning, handover.stdin);
+  await supervise(longRunning, handover.stdin);
 }
 
 /**
  * Runs the CLI in a worker thread. `longRunning`: the command runs until stopped (refresh; cli.ts's
  * isLongRunning); `stdin`: standard input already read by a run on this thread.
  */
-function supervise(longRunning: boolean, stdin?: Uint8Array): void {
+async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void> {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
-  const worker = new Worker(new URL(import.meta.url), { workerData: start, resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
   const groups = new Set<number>();
   let writing = false;
   let termPending = false;
