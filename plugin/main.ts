@@ -17,6 +17,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { errorLine } from './process/errors.ts';
+import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
 /**
  * The reader of stdout went away (`rollstamp stamp big.yaml | head -1`): nothing more can be written, and
@@ -71,7 +72,7 @@ async function runHereOrInWorker(argv: readonly string[], longRunning: boolean):
  */
 async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void> {
   const heapMb = oldSpaceMb();
-  const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: process.stdin.isTTY === true };
+  const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: isStdinTerminal() };
   const { Worker } = await import('node:worker_threads');
   const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
   const groups = new Set<number>();
@@ -175,14 +176,6 @@ function oldSpaceMb(): number {
     if (m) mb = Number(m[1]);
   }
   return mb !== undefined && mb > 0 ? mb : Math.floor(getHeapStatistics().heap_size_limit / MIB);
-}
-
-async function readStdin(): Promise<Uint8Array> {
-  if (process.stdin.isTTY) return new Uint8Array();
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const all = Buffer.concat(chunks);
-  return ownsBuffer(all) ? all : new Uint8Array(all); // a small Buffer is a view of Node's shared pool
 }
 
 /** Whether `bytes` is the whole of its ArrayBuffer, so the buffer can be moved to the other thread. */

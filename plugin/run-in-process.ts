@@ -8,6 +8,7 @@ import { runCli } from './cli/run-cli.ts';
 import { errorLine } from './process/errors.ts';
 import { onChild } from './process/exec.ts';
 import type { Io } from './process/io.ts';
+import { isStdinTerminal } from './process/read-stdin.ts';
 import { reportError } from './process/report-error.ts';
 import { heapHeadroom, inProcessLimit, RunsInWorker } from './run-gate.ts';
 
@@ -92,7 +93,7 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
     },
     writeStderr: say,
     ...(debug ? { trace: (phase: string) => say(`rollstamp: debug: ${phase}\n`) } : {}),
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isStdinTerminal(),
     env: process.env,
     cwd: process.cwd(),
     admit(bytes) {

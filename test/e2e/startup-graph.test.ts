@@ -152,5 +152,42 @@ test('a stamp on the main thread loads node:child_process only when it starts a 
   for (const name of ['crypto', 'child_process']) assert.not.ok(help.includes(name), `--help loaded node:${name}`);
 });
 
+/**
+ * How a run of the bundle used standard input: whether it made process.stdin, and whether it read a stream with
+ * `for await` (the async iterator of node's Readable), recorded by a preload that wraps both.
+ */
+function stdinUse(args: readonly string[], input: string, cwd?: string): { made: boolean; iterated: boolean; stdout: string } {
+  requireBundle();
+  const dir = tempDir('startup-stdin');
+  const out = join(dir, 'used.json');
+  const preload = join(dir, 'record.cjs');
+  writeFileSync(
+    preload,
+    [
+      `const used = { made: false, iterated: false };`,
+      `const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');`,
+      `Object.defineProperty(process, 'stdin', { configurable: true, enumerable: stdin.enumerable, get() { used.made = true; return stdin.get.call(process); } });`,
+      `const { Readable } = require('node:stream');`,
+      `const iterate = Readable.prototype[Symbol.asyncIterator];`,
+      `Readable.prototype[Symbol.asyncIterator] = function () { used.iterated = true; return iterate.call(this); };`,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(used)));`,
+    ].join('\n'),
+  );
+  const r = run(process.execPath, ['--require', preload, BUNDLE, ...args], { input, env: { PATH: process.env.PATH ?? '' }, ...(cwd ? { cwd } : {}) });
+  assert.is(r.code, 0, r.stderr);
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as { made: boolean; iterated: boolean }), stdout: r.stdout };
+}
+
+test('stamp - reads stdin by its events, not the stream\'s async iterator, and a stamp of files with stdin a pipe makes no process.stdin (#37)', () => {
+  const piped = stdinUse(['stamp', '-'], SMALL_STREAM);
+  assert.ok(piped.made && piped.stdout.includes('rollstamp.dev/hash'), 'stdin was read and stamped');
+  assert.not.ok(piped.iterated, 'stdin was read with for await');
+  const dir = tempDir('startup-stdin-file');
+  writeFileSync(join(dir, 'app.yaml'), SMALL_STREAM);
+  const files = stdinUse(['stamp', 'app.yaml'], '', dir);
+  assert.equal(files.stdout, piped.stdout, 'the same output from a file');
+  assert.not.ok(files.made, 'a stamp of files made process.stdin');
+});
+
 test.after(removeTempDirs);
 test.run();
