@@ -58,8 +58,10 @@ const yamlEsm = {
 const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
 // Of those, the ones a module on every run's path imports but only some runs call: child_process (plugin/process/
 // exec.ts, which the main-thread run imports for its process groups) is loaded on the first spawn, not with its
-// chunk (#37: about 14 M instructions, 3 % of a 3-object render, for a run that starts no renderer).
-const DEFERRED_BUILTINS = ['child_process'];
+// chunk (#37: about 14 M instructions, 3 % of a 3-object render, for a run that starts no renderer); crypto (the
+// core's hashing) on the first digest, so a run with nothing to hash (no target, a usage error found by the
+// command) does not load it (#37: about 30 M instructions).
+const DEFERRED_BUILTINS = ['child_process', 'crypto'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {

@@ -144,10 +144,14 @@ function builtinsLoaded(args: readonly string[], input = ''): string[] {
 
 const SMALL_STREAM = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  k: dg==\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          envFrom:\n            - secretRef:\n                name: db\n';
 
-test('a stamp on the main thread loads node:child_process only when it starts a renderer and node:worker_threads only for its worker, and --help loads no node:crypto (#37)', () => {
+test('a stamp on the main thread loads node:child_process only when it starts a renderer and node:worker_threads only for its worker, node:crypto only when it hashes, and --help loads neither (#37)', () => {
   const stamp = builtinsLoaded(['stamp', '-'], SMALL_STREAM);
   assert.ok(stamp.includes('crypto'), 'the list was read (a stamp hashes)');
   for (const name of ['child_process', 'worker_threads']) assert.not.ok(stamp.includes(name), `stamp loaded node:${name}`);
+  // The same stream with no opt-in: nothing to hash, so no node:crypto either (build.mjs DEFERRED_BUILTINS).
+  const untargeted = builtinsLoaded(['stamp', '-'], SMALL_STREAM.replace('    rollstamp.dev/enabled: "true"\n', '    team: web\n'));
+  assert.ok(untargeted.includes('fs'), 'the list was read');
+  assert.not.ok(untargeted.includes('crypto'), 'a stamp with no target loaded node:crypto');
   const help = builtinsLoaded(['--help']);
   for (const name of ['crypto', 'child_process']) assert.not.ok(help.includes(name), `--help loaded node:${name}`);
 });
