@@ -209,6 +209,11 @@ test('the image\'s launcher runs the blob when it is there and the bundle when i
   } finally {
     renameSync(join(app, 'main.mjs.away'), join(app, 'main.mjs'));
   }
+  // `--version` alone is the entry's own answer, without the blob (smaller than deserializing it); with more, the blob's.
+  for (const argv of [['--version'], ['-V'], ['--debug', '--version'], ['version']]) {
+    const r = await runProcessAsync(launcher(app), argv);
+    assert.is(r.stdout, (await rollstamp(app, false, argv)).stdout, argv.join(' '));
+  }
 });
 
 test('build-snapshot.mjs refuses a directory that is not a copy of dist/, in one line, and writes nothing (#37)', () => {
