@@ -4,10 +4,10 @@
 //
 // What runs here runs once, when the image is built, and its heap is what every render starts from, so nothing here
 // may read the environment, the arguments, the clock or a descriptor, or make a random number: those are read when a
-// command runs. Nor may it load a built-in that binds a libuv stream (node:v8, net, tty, child_process, worker_threads:
-// main.ts, run-in-process.ts, exec.ts's spawn): on node 24 a worker thread of a process started from such a blob
-// aborts when it loads one (an assertion in node's stream binding), so main.ts is loaded by start(), not here, and
-// build-snapshot.mjs refuses a blob whose heap holds that binding.
+// command runs. Nor may it load crypto or a built-in that binds a libuv stream (node:v8, net, tty, child_process: what
+// main.ts and run-in-process.ts import): on node 24 a worker thread of a process started from such a blob aborts
+// when it loads the same built-in (an assertion in node's binding setup). So main.ts loads in start(), crypto on its
+// first call (build/defer-builtins.mjs), and build-snapshot.mjs keeps no blob whose worker cannot load them.
 import { pathToFileURL } from 'node:url';
 import { COMMANDS } from './commands/index.ts';
 import { SNAPSHOT_KEY, type SnapshotCli } from './snapshot-cli.ts';
