@@ -74,7 +74,7 @@ const NO_ITEM: Item = Object.freeze({
  * the same document read into a tree and lets that tree go: the same identity, labels, annotations and uid,
  * and its entries decoded only when it is resolved (KObject.entryTexts).
  */
-export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef | undefined, position: number, config: Config): KObject {
+export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef, position: number, config: Config): KObject {
   const { apiVersion, kind, name, namespace: explicitNs } = source.identity;
   const ref: ResourceRef = { apiVersion, kind, name };
   if (explicitNs) ref.namespace = explicitNs;
@@ -89,8 +89,7 @@ export function indexScanned(index: SourceIndex, source: ScannedSource, file: Fi
     labels: source.labels.size > 0 ? source.labels : NONE,
     annotations: source.annotations.size > 0 ? source.annotations : NONE,
     metadataProblems: [],
-    // As readObject's: a ResourceList item names no file unless its annotations do.
-    subject: { ...(file ? { file } : {}), ref },
+    subject: { file, ref },
     ...(source.uid ? { uid: source.uid } : {}),
     entryTexts: source.entries,
   };

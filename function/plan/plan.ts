@@ -95,7 +95,7 @@ export class Planner {
   }
 
   /** Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. */
-  addScanned(source: ScannedSource, file: FileRef | undefined): void {
+  addScanned(source: ScannedSource, file: FileRef): void {
     if (this.count % 64 === 63) this.deadline?.check('planning');
     this.place(indexScanned(this.index, source, file, this.count++, this.config));
   }

@@ -2,31 +2,23 @@
 // into its top-level keys and the entries of its `items` block list, and each part is read alone by the
 // subset reader, with node offsets counted in the whole text (text edits and the writer use them). The
 // caller plans each entry's items as they come and lets them go, so only one item's tree exists at a time
-// (besides those the plan keeps); an entry the caller needs no tree of is skimmed (read/skim-entry.ts). What
-// the scan or the reader declines is left to parseResourceList (read/resource-list.ts), which reads the list
-// whole and gives the same items and results.
+// (besides those the plan keeps). What the scan or the reader declines is left to parseResourceList
+// (read/resource-list.ts), which reads the list whole and gives the same items and results.
 import { MapNode, PairNode, ScalarNode, SeqNode, type Node } from '../model/nodes.ts';
 import type { Item } from '../model/object.ts';
 import type { Result } from '../model/results.ts';
 import { entryItems, listFacts, listHeader, type ResourceList } from './resource-list.ts';
-import { skimEntry, type SkimmedEntry } from './skim-entry.ts';
-import type { EntrySpan } from './skim-walker.ts';
-import type { Skim } from './stream-documents.ts';
 import { plainSubsetText, readSubsetPart } from './subset-yaml.ts';
-
-/** What one entry of `items` gives: its objects read into trees, or one object skimmed without a tree. */
-export type ListEntry = { items: Item[] } | SkimmedEntry;
 
 /** A ResourceList split into parts, its header read. */
 export interface ListItems {
   rl: ResourceList;
   /**
-   * Reads the items in input order and gives each entry to `take`. False as soon as an entry is outside the
-   * subset (parseResourceList then decides). Else the results of entries that are not objects: any result
-   * refuses the list, as parseResourceList does.
-   * - `skim`: which entries to skim (read/skim-entry.ts), as `stamp` skims documents. Default: none.
+   * Reads the items in input order and gives each entry's objects to `take`. False as soon as an entry is
+   * outside the subset (parseResourceList then decides). Else the results of entries that are not objects:
+   * any result refuses the list, as parseResourceList does.
    */
-  read(take: (entry: ListEntry) => void, skim?: Skim): Result[] | false;
+  read(take: (items: Item[]) => void): Result[] | false;
 }
 
 /** The top-level parts of a list: where each key's line starts, and the `items` block list's entries. */
@@ -67,38 +59,22 @@ export function splitResourceList(text: string): ListItems | undefined {
   if ('results' in header) return undefined;
   return {
     rl: listFacts(header.root, text, undefined),
-    read(take, skim) {
+    read(take) {
       const results: Result[] = [];
       // Entries on the `items` line itself (`items: [...]`) were read with the header.
       const count = block ? block.dashes.length : header.entries.length;
       for (let i = 0; i < count; i++) {
         const dash = block?.dashes[i];
-        const skimmed = dash !== undefined && skim ? skimEntry(text, { dash, column: block!.column, end: ends.get(dash)! }, skim) : undefined;
-        if (skimmed) {
-          // A skimmed entry is an object the subset reader reads: it adds no result.
-          if (results.length === 0) take(skimmed);
-          continue;
-        }
         const node = dash === undefined ? header.entries[i] : readSubsetPart(text, dash, ends.get(dash)!, block!.column)?.value;
         if (node === undefined) return false;
         const items: Item[] = [];
         entryItems(node, i, undefined, items, results);
         // Once the list is refused nothing is planned; the rest is still read (it may be outside the subset).
-        if (results.length === 0) take({ items });
+        if (results.length === 0) take(items);
       }
       return results;
     },
   };
-}
-
-/**
- * Where each entry of a list's `items` block list is, as `read` cuts the entries; undefined where the line scan
- * declines the list, or it has no such block list (the scanners' property tests walk these).
- */
-export function entrySpans(text: string): EntrySpan[] | undefined {
-  const parts = plainSubsetText(text) ? scan(text) : undefined;
-  const block = parts?.items;
-  return block && block.dashes.map((dash) => ({ dash, column: block.column, end: parts.ends.get(dash)! }));
 }
 
 /** A line's first character after its indentation, and that indentation. */

@@ -114,12 +114,8 @@ function fileOf(node: MapNode): FileRef | undefined {
   const meta = child(node, 'metadata');
   const ann = isMapNode(meta) ? child(meta, 'annotations') : undefined;
   if (!isMapNode(ann)) return undefined;
-  return fileOfAnnotations((key) => stringValue(child(ann, key)));
-}
-
-/** fileOf from an item's annotations as strings (`annotation` gives undefined for a missing or non-string one). */
-export function fileOfAnnotations(annotation: (key: string) => string | undefined): FileRef | undefined {
-  const first = (keys: readonly string[]): string | undefined => keys.map(annotation).find((v) => v !== undefined);
+  const first = (keys: readonly string[]): string | undefined =>
+    keys.map((k) => stringValue(child(ann, k))).find((v) => v !== undefined);
   const path = first(PATH_ANNOTATIONS);
   if (path === undefined) return undefined;
   const index = Number(first(INDEX_ANNOTATIONS) ?? '0');

@@ -1,10 +1,10 @@
-// Read stage, skim form: one document's or ResourceList item's identity (apiVersion, kind, metadata name and
-// namespace) without a tree, for objects the planner needs nothing else of (plan/identity-only.ts). It walks the
-// text as the subset reader does (read/skim-walker.ts): it accepts exactly where that reader would read the
-// document or item, and declines (undefined) everywhere else.
+// Read stage, skim form: one document's identity (apiVersion, kind, metadata name and namespace) without a tree,
+// for objects the planner needs nothing else of (plan/identity-only.ts). It walks the document as the subset
+// reader does (read/skim-walker.ts): it accepts exactly where that reader would read the document, and declines
+// (undefined) everywhere else.
 import { OUT } from './subset-scalars.ts';
 import { plainSubsetText } from './subset-yaml.ts';
-import { Walker, type EntrySpan, type Fact, type Role } from './skim-walker.ts';
+import { Walker, type Fact, type Role } from './skim-walker.ts';
 import type { ScannedIdentity } from '../model/object.ts';
 
 /**
@@ -18,25 +18,9 @@ import type { ScannedIdentity } from '../model/object.ts';
  */
 export function scanIdentity(text: string): ScannedIdentity | undefined {
   if (!plainSubsetText(text)) return undefined;
-  return identityBy((root) => new Walker(text).document(root));
-}
-
-/**
- * scanIdentity for one entry of a ResourceList's `items` (`span`, as read/resource-list-items.ts cuts it) of
- * `text`, a text that passed plainSubsetText.
- * - Undefined whenever readSubsetPart would not read the entry as one block map, and as scanIdentity.
- * - Accepting is a promise: readSubsetPart reads the entry into a map giving these facts
- *   (test/property/scan-identity.test.ts holds it to that).
- */
-export function scanEntryIdentity(text: string, span: EntrySpan): ScannedIdentity | undefined {
-  return identityBy((root) => new Walker(text).entry(span, root));
-}
-
-/** The identity `walk` reads with the identity roles, or undefined where it throws OUT. */
-function identityBy(walk: (root: Role) => void): ScannedIdentity | undefined {
   const { root, metadata } = identityRoles();
   try {
-    walk(root);
+    new Walker(text).document(root);
   } catch (err) {
     if (err === OUT) return undefined;
     throw err;

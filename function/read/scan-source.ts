@@ -1,12 +1,11 @@
 // Read stage, skim form: a plain Secret's or ConfigMap's facts without a tree — its identity, labels,
 // annotations and uid, and each `data`/`stringData`/`binaryData` entry's key and where its value is written.
 // A value is read again from the input (and then decoded by resolve/bundle.ts) only when a target consumes it.
-// It walks the document or ResourceList item as the subset reader does (read/skim-walker.ts) and declines
-// (undefined) what it is not sure of.
+// It walks the document as the subset reader does (read/skim-walker.ts) and declines (undefined) what it is not sure of.
 import { OUT, outside } from './subset-scalars.ts';
 import { plainSubsetText } from './subset-yaml.ts';
 import { factString, identityOf } from './scan-identity.ts';
-import { Walker, type EntrySpan, type Fact, type Role, type ValueSite } from './skim-walker.ts';
+import { Walker, type Fact, type Role, type ValueSite } from './skim-walker.ts';
 import { entryFields, type EntryTexts, type ScannedSource } from '../model/object.ts';
 
 /** Keys a plain Secret or ConfigMap may hold at its root here (others, such as `sops:`, decline the document). */
@@ -27,29 +26,12 @@ const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
  *   and the same entries in the same order (test/property/scan-source.test.ts holds it to that).
  */
 export function scanSource(text: string): ScannedSource | undefined {
-  const kind = KIND_LINE.exec(text)?.[1] as SourceKind | undefined;
+  const kind = KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
   if (kind === undefined || !plainSubsetText(text)) return undefined;
-  return sourceBy(kind, new SourceText(text, text.length), (root) => new Walker(text).document(root));
-}
-
-/**
- * scanSource for one entry of a ResourceList's `items` (`span`, as read/resource-list-items.ts cuts it) of `text`,
- * a text that passed plainSubsetText, when that entry says it is a `kind` (the caller's look at its text).
- * - Undefined whenever readSubsetPart would not read the entry as one block map, when its kind is not `kind`, and
- *   as scanSource.
- * - Accepting is a promise: the map readSubsetPart reads gives the same facts (test/property/scan-source.test.ts).
- */
-export function scanEntrySource(text: string, span: EntrySpan, kind: SourceKind): ScannedSource | undefined {
-  return sourceBy(kind, new SourceText(text, span.end), (root) => new Walker(text).entry(span, root));
-}
-
-type SourceKind = 'Secret' | 'ConfigMap';
-
-/** The facts `walk` reads with a `kind`'s roles into `entries`, or undefined where it throws OUT or they decline. */
-function sourceBy(kind: SourceKind, entries: SourceText, walk: (root: Role) => void): ScannedSource | undefined {
   const labels = new Map<string, string>();
   const annotations = new Map<string, string>();
   const [base64, textField] = entryFields(kind);
+  const entries = new SourceText(text);
   const metadata: Role = { keys: METADATA_KEYS, facts: new Map(), under: new Map([['labels', stringsInto(labels)], ['annotations', stringsInto(annotations)]]) };
   const allowed = ROOT_KEYS[kind]!;
   const root: Role = {
@@ -59,7 +41,7 @@ function sourceBy(kind: SourceKind, entries: SourceText, walk: (root: Role) => v
     each: (key) => allowed.has(key) || outside(),
   };
   try {
-    walk(root);
+    new Walker(text).document(root);
     const identity = identityOf(root.facts, metadata.facts);
     if (!identity || identity.apiVersion !== 'v1' || identity.kind !== kind || identity.name === '') return undefined;
     if (!isMapOrEmpty(metadata.facts.get('labels'), labels) || !isMapOrEmpty(metadata.facts.get('annotations'), annotations)) return undefined;
@@ -124,11 +106,7 @@ class SourceText implements EntryTexts {
   /** How many keys come from the base64 field. */
   private base64Count = 0;
 
-  /** `end`: where the text the walker read ends (an entry's end, for an item of a list). */
-  constructor(
-    private readonly text: string,
-    private readonly end: number,
-  ) {}
+  constructor(private readonly text: string) {}
 
   add(field: 0 | 1, key: string, site: ValueSite): void {
     // The walker reads the root map's pairs in order: a base64 field after the text field puts its keys first.
@@ -138,7 +116,7 @@ class SourceText implements EntryTexts {
   }
 
   read(): { base64: Array<[string, string]>; text: Array<[string, string]> } {
-    const walker = new Walker(this.text, this.end);
+    const walker = new Walker(this.text);
     const pairs = this.keys.map((key, i): [string, string] => {
       const s = this.sites;
       const value = walker.valueAt({ pos: s[i * 3]!, indent: s[i * 3 + 1]!, depth: s[i * 3 + 2]! })?.value;

@@ -1,7 +1,7 @@
 // Read stage, skim form: the walker both skims share (read/scan-identity.ts, read/scan-source.ts). It steps
-// through one document, or one entry of a ResourceList's `items`, as the subset reader does (read/subset-yaml.ts),
-// with the same scalar and flow helpers, builds no block map, list or pair, and keeps only what the roles it is
-// given ask for. Anything the subset reader would not read throws OUT, as in that reader.
+// through one document as the subset reader does (read/subset-yaml.ts), with the same scalar and flow helpers,
+// builds no block map, list or pair, and keeps only what the roles it is given ask for. Anything the subset
+// reader would not read throws OUT, as in that reader.
 import { blockScalar, isBlockDash, lineEnd, nextContentLine, outside, plainScalar, quoted, restOfLine, type ContentLine } from './subset-scalars.ts';
 import { readKey } from './subset-keys.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
@@ -40,26 +40,16 @@ export interface Role {
 /** Keys of a map past which a Set finds a duplicate faster than a scan. */
 const FEW_KEYS = 32;
 
-/** One entry of a top-level block list (a ResourceList's `items`), as read/resource-list-items.ts cuts it. */
-export interface EntrySpan {
-  /** Where its `-` is. */
-  dash: number;
-  /** The column of that `-`. */
-  column: number;
-  /** Where it ends: the start of the line of the next part (or the end of the text). */
-  end: number;
-}
-
 /**
  * Walks one document's text (one document as read/stream-documents.ts cuts it: at most one `---` line, with only
- * blank and comment lines above it), or one entry of a list (`entry`), for a caller that has checked
- * plainSubsetText and catches OUT. `end`: where the text the walker reads ends. Default: the text's end.
+ * blank and comment lines above it), for a caller that has checked plainSubsetText and catches OUT.
  */
 export class Walker {
-  constructor(
-    private readonly text: string,
-    private end = text.length,
-  ) {}
+  private end: number;
+
+  constructor(private readonly text: string) {
+    this.end = text.length;
+  }
 
   /** Reads the document's root block map with `root`; throws OUT unless the text is exactly that one document. */
   document(root: Role): void {
@@ -80,19 +70,7 @@ export class Walker {
   }
 
   /**
-   * Reads the block map that is one entry of a top-level list with `root`, as readSubsetPart reads that entry:
-   * the map at depth 2, as under a root map's list, and nothing read past the entry's end (from here on, `valueAt`
-   * too). Throws OUT unless the entry is one block map, on the `-` line or below it, that ends where the entry
-   * does (a flow map, a scalar or a list declines it).
-   */
-  entry(span: EntrySpan, root: Role): void {
-    this.end = span.end;
-    const read = this.value(span.dash + 1, span.column, 1, false, root);
-    if (read.fact !== 'map' || read.next) outside();
-  }
-
-  /**
-   * The scalar a value read by `document` or `entry` is, read again from its site (the same reading, so the same scalar);
+   * The scalar a value read by `document` is, read again from its site (the same reading, so the same scalar);
    * undefined when it is not a scalar.
    */
   valueAt(site: ValueSite): ScalarNode | undefined {
@@ -169,7 +147,7 @@ export class Walker {
       }
       return { next: this.blockMap(next.at, next.indent, depth + 1, role), fact: 'map' };
     }
-    if (!inMap && this.key(at)) return { next: this.blockMap(at, at - (t.lastIndexOf('\n', at - 1) + 1), depth + 1, role), fact: 'map' };
+    if (!inMap && this.key(at)) return { next: this.blockMap(at, at - (t.lastIndexOf('\n', at - 1) + 1), depth + 1), fact: 'map' };
     return this.inline(at, indent, depth);
   }
 

@@ -10,9 +10,7 @@ import type { Plan } from '../model/plan.ts';
 import { hasErrors, infoResult, sortResults, type Result } from '../model/results.ts';
 import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { parseResourceList, type ResourceList } from '../read/resource-list.ts';
-import { splitResourceList, type ListEntry } from '../read/resource-list-items.ts';
-import type { Skim } from '../read/stream-documents.ts';
-import { IDENTITY_ONLY_NAMES } from '../plan/identity-only.ts';
+import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
 
 /**
@@ -80,9 +78,8 @@ function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, know
 
 /**
  * Reads the items one at a time and plans each as it comes, so only one item's tree (and those the plan keeps)
- * exists at a time; an item the planner needs only the identity of, and a plain Secret or ConfigMap, is skimmed
- * without a tree, as `stamp` skims a document (read/skim-entry.ts). Undefined when the list is outside the YAML
- * subset, or its settings are refused: reading it whole then gives the same plan, or the error it would report first.
+ * exists at a time. Undefined when the list is outside the YAML subset, or its settings are refused: reading
+ * it whole then gives the same plan, or the error it would report first.
  */
 function planItemByItem(text: string, options: ListRunOptions, wanted?: readonly string[]): Planned | undefined {
   const list = splitResourceList(text);
@@ -91,13 +88,7 @@ function planItemByItem(text: string, options: ListRunOptions, wanted?: readonly
   // Items that are not objects are reported before settings: the whole reading says which.
   if ('refused' in settings) return undefined;
   const planner = startPlan(settings.config, options.deadline, wanted);
-  const skim: Skim = { kinds: IDENTITY_ONLY_NAMES, wants: (identity, text) => planner.needsOnlyIdentity(identity, text), sources: (identity, text) => planner.scansSource(identity, text) };
-  const take = (entry: ListEntry): void => {
-    if ('items' in entry) planner.add(entry.items);
-    else if (entry.source) planner.addScanned(entry.source, entry.file);
-    else planner.addIdentityOnly();
-  };
-  const results = list.read(take, skim);
+  const results = list.read((items) => planner.add(items));
   if (results === false) return undefined;
   if (results.length > 0) return { refused: { results } };
   return { rl: list.rl, plan: planner.finish(), settings: settings.settings };

@@ -1,23 +1,19 @@
 // The identity scanner (function/read/scan-identity.ts, #37) decides as the subset reader does: on every document
-// of the real-shape fixtures and of fixtures/ and examples/, and on each as a ResourceList item (`fn`), on
-// constructs it must decline, and (through test/property/subset-yaml.test.ts's check, which runs
-// test/support/scan-compare.ts and entry-scan-compare.ts on each of its ~27,000 generated and mutated inputs)
-// everywhere else. A skimmed run prints what a run reading every tree prints.
+// of the real-shape fixtures and of fixtures/ and examples/, on constructs it must decline, and (through
+// test/property/subset-yaml.test.ts's check, which runs test/support/scan-compare.ts on each of its ~27,000
+// generated and mutated inputs) everywhere else. A skimmed run prints what a run reading every tree prints.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { scanEntryIdentity, scanIdentity } from '../../function/read/scan-identity.ts';
-import { entrySpans, splitResourceList } from '../../function/read/resource-list-items.ts';
-import { startListRun } from '../../function/run/list-run.ts';
+import { scanIdentity } from '../../function/read/scan-identity.ts';
 import { splitDocuments, streamDocuments } from '../../function/read/stream-documents.ts';
-import { IDENTITY_ONLY_NAMES, isIdentityOnly, isScannableSource } from '../../function/plan/identity-only.ts';
+import { IDENTITY_ONLY_NAMES, isIdentityOnly } from '../../function/plan/identity-only.ts';
 import type { ScannedIdentity } from '../../function/model/object.ts';
 import { DEFAULT_CONFIG } from '../../function/config/config.ts';
 import { startStreamRun } from '../../function/run/stream-run.ts';
 import { identityFromTree, scanDifference } from '../support/scan-compare.ts';
 import { fixtureAndExampleYaml } from '../support/repo-yaml.ts';
-import { asListItems, ENTRY_LAYOUTS, entryScanDifference, listScanDifference } from '../support/entry-scan-compare.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -89,79 +85,6 @@ test('declines what the subset reader declines, and objects it cannot vouch for 
     assert.is(scanIdentity(text), undefined, `scanned ${JSON.stringify(text)}`);
     assert.is(scanDifference(text), undefined, `decided unlike the subset reader on ${JSON.stringify(text)}`);
   }
-});
-
-test('gives the identity the subset reader\'s tree gives on every document of fixtures/ and examples/ as a ResourceList item, in four layouts', () => {
-  let scanned = 0;
-  for (const file of fixtureAndExampleYaml()) {
-    const text = readFileSync(file, 'utf8');
-    assert.is(entryScanDifference(text), undefined, file);
-    for (const layout of ENTRY_LAYOUTS) {
-      const list = asListItems(text, layout);
-      for (const span of entrySpans(list) ?? []) if (scanEntryIdentity(list, span)) scanned++;
-    }
-  }
-  assert.ok(scanned > 4 * 600, `the scanner read only ${scanned} items`);
-});
-
-test('declines as a ResourceList item what the subset reader declines, and items that are not one block map', () => {
-  const item = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n';
-  const list = (items: string): string => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}`;
-  const declined = [
-    '- {apiVersion: v1, kind: Service, metadata: {name: a}}\n', // a flow map
-    '- [a]\n',
-    '- Service\n',
-    '-\n',
-    '- - apiVersion: v1\n    kind: Service\n', // a list
-    '- apiVersion: v1\n  kind: Service\n  kind: Service\n', // a duplicate key
-    '- apiVersion: v1\n   kind: Service\n', // its lines in another column
-    '- apiVersion: v1\n kind: Service\n',
-    '- apiVersion: &v v1\n  kind: Service\n', // an anchor
-    '- apiVersion: v1\n  kind: !!str Service\n', // a tag
-    '- apiVersion: v1\n  kind: Service\n  metadata: {name: a}\n', // metadata not a block map
-    '- apiVersion: v1\n  kind: Service\n  items: []\n', // a list wrapper
-    '- apiVersion: v1\n  kind: ""\n',
-    '- apiVersion: v1\n  kind: Service\n  spec:\n    a: [1,\n      2]\n', // a flow collection over lines
-    '- apiVersion: v1\n  kind: Service\n  spec:\n    # above a scalar below its key\n    a:\n      # c\n      1\n',
-    '-\n  # c\n  - apiVersion: v1\n', // a list below the `-`
-  ];
-  for (const items of declined) {
-    const text = list(items);
-    const spans = entrySpans(text) ?? [];
-    assert.ok(spans.length > 0, `${JSON.stringify(items)}: cut into entries`);
-    for (const span of spans) assert.is(scanEntryIdentity(text, span), undefined, `scanned ${JSON.stringify(items)}`);
-    assert.is(listScanDifference(text), undefined, `decided unlike the subset reader on ${JSON.stringify(items)}`);
-  }
-  const read = [`- ${item.replace(/\n(?=.)/g, '\n  ')}`, `- # c\n  ${item.replace(/\n(?=.)/g, '\n  ')}`, `  -\n\n    ${item.replace(/\n(?=.)/g, '\n    ')}`];
-  for (const items of read) {
-    const text = list(items);
-    assert.equal(entrySpans(text)!.map((span) => scanEntryIdentity(text, span)), [{ apiVersion: 'v1', kind: 'Service', name: 'a' }], JSON.stringify(items));
-    assert.is(listScanDifference(text), undefined);
-  }
-});
-
-test('fn with skimmed items prints what the yaml library\'s run prints, object counts included', () => {
-  const secret = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: dg==\n';
-  const workload = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: w\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          envFrom: [{secretRef: {name: s}}]\n';
-  const services = Array.from({ length: 3 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\nspec:\n  selector: {app: w}\n`);
-  const text = asListItems([...services, secret, workload, ...services.slice(1)].join('---\n'), 'dash');
-  const skim = { kinds: IDENTITY_ONLY_NAMES, wants: (i: ScannedIdentity, t: string) => isIdentityOnly(i, t, DEFAULT_CONFIG), sources: (i: ScannedIdentity, t: string) => isScannableSource(i, t, DEFAULT_CONFIG) };
-  const taken: string[] = [];
-  splitResourceList(text)!.read((entry) => taken.push('items' in entry ? 'tree' : entry.source ? 'source' : 'identity'), skim);
-  assert.equal(taken, ['identity', 'identity', 'identity', 'source', 'tree', 'identity', 'identity'], 'the Services and the Secret are skimmed');
-  const outcome = (reader: 'fast' | 'full') => {
-    const run = startListRun(text, { reader });
-    if ('refused' in run) throw new Error('refused');
-    return run.finish();
-  };
-  const fast = outcome('fast');
-  const full = outcome('full');
-  assert.ok(fast.output.includes('rollstamp.dev/hash'), 'the workload is stamped');
-  assert.is(fast.output, full.output);
-  assert.equal(fast.results, full.results);
-  assert.equal(fast.targets.map((t) => t.hash), full.targets.map((t) => t.hash));
-  assert.is(fast.objects, 7);
-  assert.is(full.objects, 7);
 });
 
 test('a stamp with skimmed documents prints what the yaml library\'s run prints, object counts included', () => {

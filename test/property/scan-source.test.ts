@@ -1,9 +1,8 @@
 // The Secret and ConfigMap scanner (function/read/scan-source.ts, #37) gives the planner what the tree path gives:
 // the same object and, when it is resolved, the same entries and results (test/support/source-scan-compare.ts), on
-// every document of fixtures/ and examples/ and on each as a ResourceList item (`fn`), on the forms entries are
-// written in, on documents and items it must decline, and (through test/property/subset-yaml.test.ts's check) on
-// its ~27,000 generated and mutated inputs. A run that scans prints what a run reading every tree prints, and
-// decodes only the Secrets and ConfigMaps a target consumes.
+// every document of fixtures/ and examples/, on the forms entries are written in, on documents it must decline, and
+// (through test/property/subset-yaml.test.ts's check) on its ~27,000 generated and mutated inputs. A run that scans
+// prints what a run reading every tree prints, and decodes only the Secrets and ConfigMaps a target consumes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -19,10 +18,6 @@ import { streamItems } from '../../function/read/stream.ts';
 import { hasErrors } from '../../function/model/results.ts';
 import { bothReadings, sourceScanDifference } from '../support/source-scan-compare.ts';
 import { fixtureAndExampleYaml } from '../support/repo-yaml.ts';
-import { asListItems, listScanDifference } from '../support/entry-scan-compare.ts';
-import { entrySpans, splitResourceList } from '../../function/read/resource-list-items.ts';
-import { skimEntry } from '../../function/read/skim-entry.ts';
-import { startListRun } from '../../function/run/list-run.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -105,82 +100,6 @@ test('declines what it cannot give exactly as the tree path does', () => {
     assert.is(sourceScanDifference(text), undefined, JSON.stringify(text));
   }
   assert.is(bothReadings(`${head()}data:\n  k: dg==\n`)?.tree?.name, 's', 'the comparison reads a tree where it scans');
-});
-
-test('gives the object and entries the tree path gives on every document of fixtures/ and examples/ as a ResourceList item', () => {
-  let scanned = 0;
-  for (const file of fixtureAndExampleYaml()) {
-    const list = asListItems(readFileSync(file, 'utf8'), 'below');
-    assert.is(listScanDifference(list), undefined, file);
-    for (const span of entrySpans(list) ?? []) if (skimEntry(list, span, skim)?.source) scanned++;
-  }
-  assert.ok(scanned > 150, `the scanner read only ${scanned} items`);
-});
-
-test('an item names the file its annotations name, as its tree does', () => {
-  const secret = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  annotations:\n    config.kubernetes.io/path: a.yaml\n    internal.config.kubernetes.io/path: "b.yaml"\n    config.kubernetes.io/index: \'2\'\ndata:\n  k: dg==\n';
-  for (const [text, file] of [[secret, { path: 'b.yaml', index: 2 }], [secret.replace(/.*index.*\n/, ''), { path: 'b.yaml' }], [secret.replace(/.*path.*\n/g, ''), undefined]] as const) {
-    const list = asListItems(text, 'dash');
-    const [span] = entrySpans(list)!;
-    assert.equal(skimEntry(list, span!, skim)?.file, file);
-    assert.is(listScanDifference(list), undefined);
-  }
-});
-
-test('declines as a ResourceList item what it cannot give exactly as the tree path does', () => {
-  const head = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n';
-  const declined = [
-    `${head}sops:\n  mac: x\ndata:\n  k: dg==\n`,
-    `${head}data:\n  k: 1\n`,
-    `${head}data:\n  k:\n`,
-    `${head}data: {k: dg==}\n`,
-    `${head}data:\n  k: dg==\n  k: dg==\n`,
-    `${head}binaryData:\n  k: dg==\n`,
-    `${head}items: []\n`,
-    `${head}  labels:\n    a: 1\n`,
-    `${head}data:\n  k: &a dg==\n`,
-    `${head}data:\n  k: "a\\x41"\n`,
-    `${head}data:\n    k: dg==\n   l: dg==\n`, // odd indentation
-    'apiVersion: v2\nkind: Secret\nmetadata:\n  name: s\n',
-  ];
-  for (const text of declined) {
-    const list = asListItems(text, 'dash');
-    const spans = entrySpans(list) ?? [];
-    assert.is(spans.length, 1, `${JSON.stringify(text)}: one entry`);
-    assert.is(skimEntry(list, spans[0]!, skim)?.source, undefined, `scanned ${JSON.stringify(text)}`);
-    assert.is(listScanDifference(list), undefined, JSON.stringify(text));
-  }
-  const flow = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: s}}\n';
-  assert.is(skimEntry(flow, entrySpans(flow)![0]!, skim), undefined, 'a flow item is read into a tree');
-});
-
-test('fn scans its Secrets and ConfigMaps and prints what a run reading every tree prints, errors of unconsumed values included', () => {
-  const workload = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: w\n  annotations:\n    rollstamp.dev/enabled: "true"\nspec:\n  template:\n    spec:\n      containers:\n        - name: c\n          envFrom: [{secretRef: {name: used}}, {configMapRef: {name: settings}}]\n';
-  const sources = [
-    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: used\n  labels: {app: w}\ndata:\n  k: dg==\nstringData:\n  t: |\n    text\n',
-    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: unused\ndata:\n  k: a$b\n', // not base64: nothing reads it
-    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: masked\ndata:\n  k: ++++++++\n', // Argo CD's mask, unconsumed
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  LOG_LEVEL: info # c\nbinaryData:\n  b: eA==\n',
-  ];
-  const text = asListItems([...sources, workload].join('---\n'), 'dash');
-  const taken: string[] = [];
-  splitResourceList(text)!.read((entry) => taken.push('items' in entry ? 'tree' : entry.source ? 'source' : 'identity'), skim);
-  assert.equal(taken, ['source', 'source', 'source', 'source', 'tree']);
-  const outcome = (list: string, reader: 'fast' | 'full') => {
-    const run = startListRun(list, { reader });
-    if ('refused' in run) throw new Error('refused');
-    return run.finish();
-  };
-  for (const list of [text, text.replace('k: dg==\n  stringData', 'k: a$b\n  stringData'), text.replace('LOG_LEVEL: info # c\n', 'LOG_LEVEL: info # c\n    b: x\n')]) {
-    const fast = outcome(list, 'fast');
-    const full = outcome(list, 'full');
-    assert.is(fast.output, full.output);
-    assert.equal(fast.results, full.results);
-    assert.equal(fast.targets.map((t) => t.hash), full.targets.map((t) => t.hash));
-  }
-  assert.ok(outcome(text, 'fast').output.includes('rollstamp.dev/hash'), 'the workload is stamped');
-  const broken = outcome(text.replace('k: dg==\n  stringData', 'k: a$b\n  stringData'), 'fast');
-  assert.equal(broken.results.filter((r) => r.severity === 'error').map((r) => `${r.tags?.code} ${r.resourceRef?.name} ${r.field?.path}`), ['BAD_BASE64 used data.k'], 'only the consumed Secret is decoded');
 });
 
 test('a run that scans prints what a run reading every tree prints, and decodes only what a target consumes', () => {

@@ -5,7 +5,7 @@
 import { scanIdentity } from '../../function/read/scan-identity.ts';
 import { splitDocuments } from '../../function/read/stream-documents.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { child, isMapNode, stringValue, type Node } from '../../function/model/nodes.ts';
+import { child, isMapNode, stringValue } from '../../function/model/nodes.ts';
 import type { ScannedIdentity } from '../../function/model/object.ts';
 
 export function scanDifference(text: string): string | undefined {
@@ -27,12 +27,7 @@ export function scanDifference(text: string): string | undefined {
 export function identityFromTree(piece: string): ScannedIdentity | undefined {
   const read = readSubsetStream(piece);
   if (!read || read.length !== 1 || read[0]!.offset !== 0 || !read[0]!.contents) return undefined;
-  return identityOfMap(read[0]!.contents);
-}
-
-/** The identity the planner would read from a block map read by the subset reader, or undefined. */
-export function identityOfMap(root: Node | undefined): ScannedIdentity | undefined {
-  if (!isMapNode(root) || root.flow) return undefined;
+  const root = read[0]!.contents;
   if (child(root, 'items') !== undefined) return undefined;
   const meta = child(root, 'metadata');
   if (meta !== undefined && !(isMapNode(meta) && !meta.flow)) return undefined;

@@ -38,14 +38,8 @@ export function bothReadings(piece: string): { scanned: KObject; tree: KObject |
 
 function pieceDifference(piece: string): string | undefined {
   const both = bothReadings(piece);
-  return both && scannedDifference(both.scanned, both.tree);
-}
-
-/**
- * How the object filed from a scan differs from the one filed from the tree of the same text (undefined: the
- * tree could not be filed as one object), as a sentence without values; undefined when they agree.
- */
-export function scannedDifference(scanned: KObject, tree: KObject | undefined): string | undefined {
+  if (!both) return undefined;
+  const { scanned, tree } = both;
   if (!tree) return 'the scanner accepts a document the subset reader does not read into one object';
   if (!tree.decoded) return 'the scanner accepts a document whose tree the planner keeps (a SOPS Secret, a producer\'s output, no name)';
   const facts = (o: KObject): unknown => [o.apiVersion, o.group, o.kind, o.name, o.namespace, o.subject, [...o.labels], [...o.annotations], o.uid, o.metadataProblems];

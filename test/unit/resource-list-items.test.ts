@@ -18,7 +18,7 @@ function byItems(text: string): { rl: unknown; items: Item[] } | { results: unkn
   const list = splitResourceList(text);
   if (!list) return undefined;
   const items: Item[] = [];
-  const read = list.read((entry) => 'items' in entry && items.push(...entry.items));
+  const read = list.read((some) => items.push(...some));
   if (read === false) return undefined;
   return read.length > 0 ? { results: read } : { rl: list.rl, items };
 }
@@ -74,7 +74,7 @@ test('each entry is handed to the reader as it is read, in order', () => {
   const list = splitResourceList(HEAD + ITEMS);
   assert.ok(list);
   const sizes: number[] = [];
-  const read = list!.read((entry) => sizes.push('items' in entry ? entry.items.length : -1));
+  const read = list!.read((items) => sizes.push(items.length));
   assert.equal(read, []);
   assert.is(sizes.length, 40);
   assert.ok(sizes.every((n) => n === 1));
