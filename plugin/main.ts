@@ -30,8 +30,12 @@ const STOP_BUDGET_MS = 4000;
 
 const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
-if (!isMainThread) await (await import('./run-worker.ts')).runWorker();
-else {
+// No top-level await: the image's startup snapshot (snapshot-entry.ts) bundles this module as CommonJS (#37).
+if (!isMainThread) void import('./run-worker.ts').then((w) => w.runWorker());
+else void runMainThread();
+
+/** The main thread's run: `argv` here behind the size gate, or in a worker. */
+async function runMainThread(): Promise<void> {
   process.stdout.on('error', (err) => {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
     throw err;
