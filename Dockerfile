@@ -1,5 +1,5 @@
 # One image for the KRM container function (the default entrypoint: `rollstamp` = `rollstamp fn`) and the
-# Argo CD plugin sidecar (which runs argocd-cmp-server as its command; see argocd/install).
+# Argo CD plugin sidecar (which runs argocd-cmp-server as its command, and `rollstamp generate`; see argocd/install).
 #   docker buildx build --platform linux/amd64,linux/arm64 -t REGISTRY/rollstamp:0.1.0 --push .
 #   buildah build --layers -t REGISTRY/rollstamp:0.1.0 .          (no Docker engine needed)
 #   kpt fn eval DIR --image REGISTRY/rollstamp:0.1.0   (or `container: image:` in a kustomize transformer)
@@ -76,7 +76,8 @@ FROM ${NODE_IMAGE} AS node
 
 # The final image: Debian slim (glibc, libstdc++ for node), git and an ssh client (kustomize fetches remote bases
 # with git, as in Argo CD's own image), node, helm, kubectl and the bundle (dist/: the entry /app/rollstamp.js
-# and the chunks it loads), with the package's README.md beside /app as `rollstamp --help` names it.
+# and the chunks it loads) with its startup snapshot, the `rollstamp` command that runs them, and the package's
+# README.md beside /app as `rollstamp --help` names it.
 FROM ${DEBIAN_IMAGE}
 ARG VERSION=0.1.0
 # The repository the image is built from; the release workflow passes its own (github.com/<owner>/<repo>).
@@ -123,7 +124,19 @@ RUN set -eu; \
     rm -rf /tmp/warm /tmp/warm-list.yaml; \
     chown -R root:root /app/compile-cache; \
     chmod -R a=rX /app/compile-cache
+# A V8 startup snapshot of the CLI (#37; build-snapshot.mjs, plugin/snapshot-entry.ts): a heap in which the CLI and
+# the core are already loaded, so a render skips most of loading and compiling them. Made here, by this image's node
+# (a blob runs only on the node binary that made it), in /app (its worker thread loads /app/main.mjs), from the
+# script the build stage bundled; build-snapshot.mjs starts a process and a worker thread from the blob and fails the
+# build if either cannot run. Then root's and read-only, as the code cache: a blob is code every render runs.
+# /usr/local/bin/rollstamp (image/rollstamp.sh) runs from it when it is there, else from the bundle. Exit 4 is a node
+# that refuses a blob under V8 flags other than its own (node 20, not this image's): no blob, the bundle runs.
+COPY --from=build /src/build-snapshot.mjs /src/build/snapshot/rollstamp.cjs /tmp/snapshot/
+RUN status=0; node /tmp/snapshot/build-snapshot.mjs /app /tmp/snapshot/rollstamp.cjs || status=$?; \
+    rm -rf /tmp/snapshot; \
+    if [ "$status" -eq 0 ]; then chown root:root /app/rollstamp.blob && chmod 0444 /app/rollstamp.blob; else [ "$status" -eq 4 ]; fi
+COPY --chmod=0555 image/rollstamp.sh /usr/local/bin/rollstamp
 # uid 999 is what Argo CD's cmp-server expects; KRM runtimes may run it as `nobody` (the file is world-readable).
 ENV HOME=/tmp
 USER 999:999
-ENTRYPOINT ["node", "/app/rollstamp.js"]
+ENTRYPOINT ["/usr/local/bin/rollstamp"]

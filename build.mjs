@@ -167,3 +167,31 @@ for (const f of readdirSync('dist')) if (/\.m?js\.map$/.test(f)) renameSync(`dis
 // finds every file it loads.
 const written = new Set(Object.keys(metafile.outputs).map((f) => f.replace(/^dist\//, '')));
 for (const f of readdirSync('dist')) if (/\.m?js$/.test(f) && !written.has(f)) rmSync(`dist/${f}`);
+
+/** Built-ins the snapshot's bundle loads when a render first calls them (build/defer-builtins.mjs). */
+const SNAPSHOT_DEFERRED_BUILTINS = ['crypto'];
+await buildSnapshotScript();
+
+/**
+ * #37: build/snapshot/rollstamp.cjs, the script an image's V8 startup snapshot is made from (build-snapshot.mjs,
+ * the Dockerfile): the CLI (plugin/snapshot-entry.ts) as one CommonJS file, as node's --build-snapshot takes it. It
+ * does not ship in the package; a blob made from it refers to main.mjs in the directory it is built in, for the
+ * worker thread, which loads that file as a run without the snapshot does.
+ */
+async function buildSnapshotScript() {
+  const { deferBuiltins } = await import('./build/defer-builtins.mjs');
+  await build({
+    ...common,
+    metafile: false,
+    sourcemap: false,
+    entryPoints: { rollstamp: 'plugin/snapshot-entry.ts' },
+    outdir: 'build/snapshot',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // main.mjs beside the blob: main.ts's worker and run-cli.ts's README are found from it.
+    define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo), 'import.meta.url': 'globalThis.__rollstampMainUrl' },
+    banner: { js: "globalThis.__rollstampMainUrl = require('node:url').pathToFileURL(`${__dirname}/main.mjs`).href;" },
+    // Built-ins with native bindings a worker of a process started from the blob must be able to set up itself.
+    plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(SNAPSHOT_DEFERRED_BUILTINS), lazyBuiltins, standaloneSchemaValidator],
+  });
+}

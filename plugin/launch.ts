@@ -7,6 +7,7 @@
 // on to main.mjs sets it up then, for no more than before. The file uses nothing but `process` and `import()`,
 // so it runs the same if a copy of dist/ lands under a package.json of "type": "module".
 import pkg from '../package.json' with { type: 'json' };
+import { snapshotCli } from './snapshot-cli.ts';
 
 /** The directory, beside this file, of the V8 code cache an image ships (see useShippedCodeCache). */
 const CODE_CACHE_DIR = 'compile-cache';
@@ -23,9 +24,21 @@ function isVersionOnly(argv: readonly string[]): boolean {
 if (isVersionOnly(process.argv.slice(2))) process.stdout.write(`rollstamp ${pkg.version}\n`);
 // The CLI's own failures are its to report (main.ts prints one line and sets the exit code); a failure to load it
 // at all is a broken install, and node's report of that (the missing file) is what to see.
-else {
+else if (!startFromSnapshot()) {
   useShippedCodeCache();
   void import('./main.ts');
+}
+
+/**
+ * #37: a process the image starts from its V8 startup snapshot (`node --snapshot-blob /app/rollstamp.blob
+ * /app/rollstamp.js …`, the image's `rollstamp` launcher) finds the CLI already loaded in its heap
+ * (snapshot-entry.ts) and runs it from there. Returns false, doing nothing, in every other process.
+ */
+function startFromSnapshot(): boolean {
+  const cli = snapshotCli();
+  if (cli === undefined) return false;
+  cli.start(__dirname);
+  return true;
 }
 
 /**

@@ -37,8 +37,11 @@ const WORKER_MARK = '--rollstamp-run-worker';
 
 const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
-if (await isRunWorker()) await (await import('./run-worker.ts')).runWorker();
-else {
+// No top-level await: the image's startup snapshot (snapshot-entry.ts) bundles this module as CommonJS (#37).
+void isRunWorker().then((worker) => (worker ? import('./run-worker.ts').then((w) => w.runWorker()) : runMainThread()));
+
+/** The main thread's run: `argv` here behind the size gate, or in a worker. */
+async function runMainThread(): Promise<void> {
   process.stdout.on('error', (err) => {
     if (isEpipe(err)) process.exit(SIGPIPE_STATUS);
     throw err;

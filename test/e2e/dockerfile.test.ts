@@ -1,7 +1,8 @@
 // What the Dockerfile promises, read from it (image.test.ts builds and runs it with buildah): every base image
 // pinned by digest on a supported Node LTS, helm and kubectl from official release URLs by default with one
 // sha256 per architecture (amd64 and arm64, chosen by TARGETARCH), each a build argument, git and ssh in a
-// final stage without npm, OCI labels that match package.json, uid 999 and the bundle as entrypoint.
+// final stage without npm, OCI labels that match package.json, uid 999 and the launcher (the startup snapshot, else the
+// bundle) as entrypoint.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -135,7 +136,18 @@ test('the build installs what package-lock.json and .npmrc say, and the image ru
   assert.ok(final.lines.includes('COPY --from=build --chmod=0555 /src/dist/ /app/'));
   assert.ok(final.lines.includes('USER 999:999'));
   assert.ok(final.lines.includes('ENV HOME=/tmp'));
-  assert.is(final.lines.at(-1), 'ENTRYPOINT ["node", "/app/rollstamp.js"]');
+  assert.is(final.lines.at(-1), 'ENTRYPOINT ["/usr/local/bin/rollstamp"]');
+});
+
+test('the final stage makes the startup snapshot with its own node, in /app, root-owned and read-only, and the entrypoint is the launcher that picks it (#37)', () => {
+  const make = final.lines.findIndex((l) => l.includes('node /tmp/snapshot/build-snapshot.mjs /app '));
+  assert.ok(make > 0, 'the blob is made in the final stage, by the node it runs on');
+  assert.match(final.lines[make]!, /chown root:root \/app\/rollstamp\.blob && chmod 0444 \/app\/rollstamp\.blob;/);
+  assert.match(final.lines[make]!, /else \[ "\$status" -eq 4 \]; fi$/, 'only a node that refuses other flags (exit 4) builds an image without the blob');
+  assert.ok(final.lines.includes('COPY --chmod=0555 image/rollstamp.sh /usr/local/bin/rollstamp'));
+  const launcher = readFileSync(join(ROOT, 'image', 'rollstamp.sh'), 'utf8');
+  assert.ok(launcher.includes('exec node --snapshot-blob /app/rollstamp.blob /app/rollstamp.js "$@"'));
+  assert.ok(launcher.trimEnd().endsWith('exec node /app/rollstamp.js "$@"'), 'without the blob, the bundle');
 });
 
 test.run();

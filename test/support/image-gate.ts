@@ -12,7 +12,7 @@ import { ROOT } from './run-cli.ts';
  * install and build, and the test that builds it. A change to function/ or plugin/ reaches the image through
  * the same build.mjs the other tests' bundle comes from, so it does not rebuild the image by itself.
  */
-export const IMAGE_INPUTS = ['Dockerfile', '.dockerignore', '.npmrc', 'package.json', 'package-lock.json', 'build.mjs', 'test/e2e/image.test.ts', 'test/support/image-build.ts', 'test/support/image-gate.ts'];
+export const IMAGE_INPUTS = ['Dockerfile', '.dockerignore', '.npmrc', 'package.json', 'package-lock.json', 'build.mjs', 'build-snapshot.mjs', 'image/rollstamp.sh', 'test/e2e/image.test.ts', 'test/support/image-build.ts', 'test/support/image-gate.ts'];
 
 /** The digest of the inputs when the image test last passed on this machine. */
 const RECORD = join(ROOT, 'node_modules', '.cache', 'rollstamp', 'image-inputs.sha256');

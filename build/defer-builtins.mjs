@@ -1,0 +1,35 @@
+// An esbuild plugin for the startup snapshot's bundle (#37; build.mjs buildSnapshotScript): the node built-ins it
+// names load on the first call of one of their functions, not when the module that imports them is initialized.
+// A blob is made by initializing the CLI's modules, and node 24 aborts a worker thread of a process started from a
+// blob whose heap holds crypto's or a libuv stream's bindings; deferred, they load when a render runs instead.
+import { builtinModules, createRequire } from 'node:module';
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Resolves `node:NAME` (and bare `NAME`) for each of `names` to a module whose named exports are the built-in's
+ * functions, each requiring the built-in on its first call (also with `new`); its default export reads through to
+ * the built-in. A value that is not a function is not exported, so a module importing one fails the build.
+ */
+export function deferBuiltins(names) {
+  for (const name of names) if (!builtinModules.includes(name)) throw new Error(`defer-builtins: ${name} is not a node built-in`);
+  const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
+  return {
+    name: 'defer-builtins',
+    setup(b) {
+      // The module's own require() is the real built-in.
+      b.onResolve({ filter }, (args) => (args.namespace === 'deferred-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'deferred-builtin' }));
+      b.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => {
+        const real = requireHere(`node:${args.path}`);
+        const functions = Object.entries(Object.getOwnPropertyDescriptors(real)).filter(([key, d]) => 'value' in d && typeof d.value === 'function' && /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
+        const lines = [
+          'let loaded;',
+          `const load = () => (loaded ??= require('node:${args.path}'));`,
+          'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
+          ...functions.map(([key]) => `export function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); }`),
+        ];
+        return { contents: `${lines.join('\n')}\n`, loader: 'js', resolveDir: process.cwd() };
+      });
+    },
+  };
+}
