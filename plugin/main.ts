@@ -13,6 +13,7 @@
 //   Deployment's pod must stop within its grace period, and nothing it writes is left half done).
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
+import { createRequire } from 'node:module';
 import { getHeapStatistics } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
@@ -38,7 +39,8 @@ const WORKER_MARK = '--rollstamp-run-worker';
 const isEpipe = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
 // No top-level await: the image's startup snapshot (snapshot-entry.ts) bundles this module as CommonJS (#37).
-void isRunWorker().then((worker) => (worker ? import('./run-worker.ts').then((w) => w.runWorker()) : runMainThread()));
+if (isRunWorker()) void import('./run-worker.ts').then((w) => w.runWorker());
+else void runMainThread();
 
 /** The main thread's run: `argv` here behind the size gate, or in a worker. */
 async function runMainThread(): Promise<void> {
@@ -54,8 +56,16 @@ async function runMainThread(): Promise<void> {
 }
 
 /** Whether this is the run's worker thread: the mark in argv, which a user could type too, and then node's word. */
-async function isRunWorker(): Promise<boolean> {
-  return process.argv.includes(WORKER_MARK) && !(await import('node:worker_threads')).isMainThread;
+function isRunWorker(): boolean {
+  return process.argv.includes(WORKER_MARK) && !workerThreads().isMainThread;
+}
+
+/**
+ * node:worker_threads, loaded when first asked for, and by require: the image's startup snapshot runs this module
+ * as CommonJS, where a dynamic import has no loader to call (#37).
+ */
+function workerThreads(): typeof import('node:worker_threads') {
+  return createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 }
 
 /**
@@ -76,7 +86,7 @@ async function runHereOrInWorker(argv: readonly string[], longRunning: boolean):
 async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void> {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: isStdinTerminal() };
-  const { Worker } = await import('node:worker_threads');
+  const { Worker } = workerThreads();
   const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdin: false });
   const groups = new Set<number>();
   let writing = false;
