@@ -189,6 +189,8 @@ async function main() {
     times[r.file] = Math.round(r.ms);
     if (Number.isFinite(r.cpu)) cpu[r.file] = r.cpu;
   }
+  // Files that are gone (renamed, deleted, or the scratch tiers of test-runner.test.ts's nested runs) leave.
+  for (const table of [times, cpu]) for (const file of Object.keys(table)) if (!existsSync(join(ROOT, file))) delete table[file];
   try {
     mkdirSync(dirname(TIMES), { recursive: true });
     writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);

@@ -63,8 +63,10 @@ export function* streamDocuments(text: string, path: string, skim?: Skim): Gener
       yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
       continue;
     }
-    // A stream of one document is read whole as it is: reading it alone first would do that work twice.
-    const alone = pieces.length > 1 ? readAlone(piece, path) : undefined;
+    // A document that is most of the stream is read with the rest of it, as a stream of one document is: read
+    // alone first, a YAML error in it would be read twice, alone and with the whole stream for its line, twice
+    // the yaml library's time on the same bytes (SECURITY.md "Bounded work").
+    const alone = 2 * piece.length <= text.length ? readAlone(piece, path) : undefined;
     if (!alone) return false;
     yield { contents: alone.contents, text: piece, offset: 0, file, readBy: 'yaml-document' };
   }

@@ -132,6 +132,19 @@ test('a document outside the subset is read alone by the yaml library; the docum
   assert.equal(docs.map((d) => [d.text, d.file]), docsOf(text).map((d) => [d.text, d.file]));
 });
 
+test('a document outside the subset that is most of the stream is not read alone: the stream is read whole, so a YAML error in it is read once', () => {
+  const big = ['big: &a 0', ...Array.from({ length: 200 }, (_, i) => `k${i}: v${i}`)].join('\n');
+  for (const last of ['', '\nk1: again']) {
+    const text = `${STREAM}---\n${big}${last}\n---\nthird: doc\n`;
+    const reader = streamDocuments(text, 'in.yaml');
+    const docs = [];
+    let step = reader.next();
+    for (; !step.done; step = reader.next()) docs.push(step.value);
+    assert.is(step.value, false, 'the caller reads the whole stream');
+    assert.equal(docs.map((d) => d.readBy), ['subset', 'subset'], 'nothing read by the yaml library alone');
+  }
+});
+
 test('a stream run with one document outside the subset writes what the yaml library reading the whole stream writes', () => {
   const config = configOf({ targets: 'all' });
   const text = `${STREAM}---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: other, labels: &l {a: b}}\ndata: {k: v}\n`;
@@ -171,7 +184,6 @@ test('a run that does not write (explain, diff) gives the results and reports of
   assert.equal(reports.results, written.results);
   assert.equal([...reports.changed.keys()], [...written.changed.keys()]);
 });
-
 
 test('a source read by several targets is reported once and hashed alike when its decoded values go after its last reader (#37)', () => {
   const workload = (name: string, secret: string): string => WORKLOAD.replace('name: web\n', `name: ${name}\n`).replace('{name: db}', `{name: ${secret}}`);

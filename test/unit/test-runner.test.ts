@@ -184,4 +184,16 @@ test("Argo CD's request environment is built by test/support/argocd-request.ts o
   }
 });
 
+test("the recorded durations and CPU times keep only files that are still there", () => {
+  const cache = (name: string): Record<string, number> => JSON.parse(readFileSync(join(ROOT, 'node_modules', '.cache', 'rollstamp', name), 'utf8'));
+  const scratch = `test/.runner-check-${process.pid}`;
+  assert.is(runner({ 'gone.test.ts': PASSING }).code, 0);
+  assert.ok(`${scratch}/gone.test.ts` in cache('test-cpu.json'), 'recorded while it was there');
+  assert.is(runner({ 'kept.test.ts': PASSING }).code, 0);
+  for (const name of ['test-cpu.json', 'test-durations.json']) {
+    assert.not.ok(`${scratch}/gone.test.ts` in cache(name), `${name} drops a file that is gone`);
+    assert.ok(`${scratch}/kept.test.ts` in cache(name), `${name} keeps the file it ran`);
+  }
+});
+
 test.run();
