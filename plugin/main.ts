@@ -139,8 +139,10 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
       case 'stdout':
         writing = true;
         process.stdout.write(m.bytes, (err) => {
-          writing = false;
           if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
+          // A part with more to come: still writing, so a SIGTERM now waits for the last part too.
+          if (m.more && !err) return send({ kind: 'written', bytes: m.bytes }, [m.bytes.buffer as ArrayBuffer]);
+          writing = false;
           if (termPending) void terminate(' after the output was written');
           else if (err) {
             process.stderr.write(errorLine(`cannot write the output (${(err as NodeJS.ErrnoException).code ?? err.name})`));

@@ -19,14 +19,18 @@ export interface WorkerStart {
 
 /** Worker → main.ts. */
 export type ToMain =
-  | { kind: 'stdout'; bytes: Uint8Array }
+  /** Part of the output; `more`: further parts follow, and the output is not written until the last one is. */
+  | { kind: 'stdout'; bytes: Uint8Array; more?: boolean }
   | { kind: 'stderr'; text: string }
   | { kind: 'stdin' }
   | { kind: 'child'; pid: number; running: boolean }
   | { kind: 'done'; exitCode: number };
 
-/** main.ts → worker: the answer to `stdout` (written) and to `stdin` (all of it); `stop` asks a long-running command to end. */
-export type ToWorker = { kind: 'written' } | { kind: 'stdin'; bytes: Uint8Array } | { kind: 'stop' };
+/**
+ * main.ts → worker: the answer to `stdout` (written: a part with more to come gives its buffer back) and to `stdin` (all
+ * of it); `stop` asks a long-running command to end.
+ */
+export type ToWorker = { kind: 'written'; bytes?: Uint8Array } | { kind: 'stdin'; bytes: Uint8Array } | { kind: 'stop' };
 
 /**
  * Runs the CLI with `workerData` (a WorkerStart) and posts `done` with the exit status.
@@ -57,11 +61,19 @@ export async function runWorker(): Promise<void> {
       return (await reply).bytes;
     },
     async writeStdout(text) {
-      const reply = answer('written');
-      // Encoded here and moved, not copied: main.ts writes the bytes as they are.
-      const bytes = utf8.encode(text);
-      post({ kind: 'stdout', bytes }, [bytes.buffer]);
-      await reply;
+      // Encoded here a part at a time into one buffer, which moves to main.ts to be written and comes back with
+      // `written`: the whole output encoded at once was a second copy of it at the run's peak (25 MiB at 50k
+      // objects, #37), and parts left to main.ts's collector would have stayed until its next collection.
+      let buffer = new ArrayBuffer(OUTPUT_PART);
+      let at = 0;
+      do {
+        const { read, written } = utf8.encodeInto(at === 0 ? text : text.slice(at), new Uint8Array(buffer));
+        at += read;
+        const reply = answer('written');
+        post({ kind: 'stdout', bytes: new Uint8Array(buffer, 0, written), ...(at < text.length ? { more: true } : {}) }, [buffer]);
+        const back = (await reply).bytes?.buffer;
+        buffer = back instanceof ArrayBuffer ? back : new ArrayBuffer(OUTPUT_PART);
+      } while (at < text.length);
     },
     writeStderr: (text) => post({ kind: 'stderr', text }),
     ...(start.argv.includes('--debug') ? { trace: (phase: string) => post({ kind: 'stderr', text: `rollstamp: debug: ${phase}\n` }) } : {}),
@@ -78,3 +90,6 @@ export async function runWorker(): Promise<void> {
   }
   post({ kind: 'done', exitCode });
 }
+
+/** Bytes of output encoded and handed to main.ts at a time (encodeInto never splits a character). */
+const OUTPUT_PART = 4 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // target references is read by its kind (kinds/) with this stage's readers (pod-spec.ts, kagent.ts, …).
 import { errorResult, type Result } from '../model/results.ts';
 import { byteOrder } from '../model/order.ts';
-import type { FoundRefs, Dependencies, SourceRef, SourceUse } from '../model/dependencies.ts';
+import type { FoundRefs, Dependencies, KeyUse, SourceRef, SourceUse } from '../model/dependencies.ts';
 import { type KObject, sourceId } from '../model/object.ts';
 
 /**
@@ -17,27 +17,46 @@ export function discoverDependencies(obj: KObject, found: FoundRefs, results: Re
   return { uses: [], objects: [] };
 }
 
-/** Merges references to the same object: keys union, whole if any is whole, optional only if all are. */
+/** The keys of a use that names none (envFrom, a whole volume): one map for all of them, never written to. */
+const NO_KEYS: ReadonlyMap<string, KeyUse> = new Map();
+
+/** A use while its references are merged: its key map is made when a reference first names a key. */
+type MergingUse = Omit<SourceUse, 'keys'> & { keys?: Map<string, KeyUse> };
+
+/**
+ * Merges references to the same object: keys union, whole if any is whole, optional only if all are.
+ * - A plan keeps every target's uses to the end of the run (#37): a use that names no key shares one empty map,
+ *   and `fields` is an array of its own length (one grown by push keeps room for 17).
+ */
 export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[] {
-  const uses = new Map<string, SourceUse>();
+  const uses = new Map<string, MergingUse>();
   for (const ref of refs) {
     const namespace = ref.namespace || obj.namespace;
     const id = sourceId(ref.cls, namespace, ref.name);
     let use = uses.get(id);
     if (!use) {
-      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: new Map(), optional: true, fields: [], dataOnly: ref.dataOnly === true };
+      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, optional: true, fields: [], dataOnly: ref.dataOnly === true };
       uses.set(id, use);
     }
     use.dataOnly &&= ref.dataOnly === true;
     if (ref.keys === 'whole') use.whole = true;
     for (const k of ref.keys === 'whole' ? [] : ref.keys) {
-      const known = use.keys.get(k);
-      if (!known) use.keys.set(k, { optional: ref.optional, field: ref.field });
-      else if (known.optional && !ref.optional) use.keys.set(k, { optional: false, field: ref.field });
+      const keys = (use.keys ??= new Map());
+      const known = keys.get(k);
+      if (!known) keys.set(k, { optional: ref.optional, field: ref.field });
+      else if (known.optional && !ref.optional) keys.set(k, { optional: false, field: ref.field });
     }
     use.optional &&= ref.optional;
     if (!ref.optional) use.requiredField ??= ref.field;
     use.fields.push(ref.field);
   }
-  return [...uses.values()].sort((a, b) => byteOrder(a.id, b.id));
+  return [...uses.values()].map(finishUse).sort((a, b) => byteOrder(a.id, b.id));
+}
+
+/** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
+function finishUse(merged: MergingUse): SourceUse {
+  const { id, cls, namespace, name, whole, keys, optional, fields, requiredField, dataOnly } = merged;
+  const use: SourceUse = { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields: fields.slice(), dataOnly: dataOnly === true };
+  if (requiredField !== undefined) use.requiredField = requiredField;
+  return use;
 }

@@ -8,7 +8,7 @@ import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
-import { resolveSource, type ResolveContext } from '../resolve/index.ts';
+import { releaseSource, resolveSource, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
@@ -74,9 +74,23 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
   const { deps } = target;
   if (!target.siteOk || !deps) return undefined;
   const used = digestUses(deps.uses, ctx, target.subject);
+  for (const use of deps.uses) releaseSource(use.id, ctx);
   const objects = digestObjects(deps.objects, ctx, target.subject);
   const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
+}
+
+/**
+ * How many targets read each source through their own dependencies (ResolveContext.readersLeft): the targets
+ * whose reports are made from their dependencies, each once (one whose hash others carry is made once too).
+ */
+export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, number> {
+  const readers = new Map<string, number>();
+  for (const target of targets) {
+    if (kindOf(target.mode).hash !== 'dependencies' || !target.siteOk) continue;
+    for (const use of target.deps?.uses ?? []) readers.set(use.id, (readers.get(use.id) ?? 0) + 1);
+  }
+  return readers;
 }
 
 /** Warnings do not stop a target; errors do. */

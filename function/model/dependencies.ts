@@ -26,7 +26,7 @@ export interface SourceUse {
   /** The whole object is used (envFrom, a volume without items, an annotation). */
   whole: boolean;
   /** Keys named explicitly (keyRefs, volume items); with `whole`, they still count when absent. */
-  keys: Map<string, KeyUse>;
+  keys: ReadonlyMap<string, KeyUse>;
   /** Every reference is `optional: true`. */
   optional: boolean;
   /** Fields that hold the references, in document order. */
@@ -50,7 +50,7 @@ export interface Dependencies {
   /** Merged per object, sorted by id. */
   uses: SourceUse[];
   /** ModelConfigs, RemoteMCPServers and tool Agents, in document order. */
-  objects: ObjectRef[];
+  objects: readonly ObjectRef[];
 }
 
 /** A reference from an Agent to another kagent object. */

@@ -43,7 +43,10 @@ export interface PlannedTarget {
   edit?: EditPlan;
   /** The item's tree, kept only when its document can be printed again (read by the yaml library). */
   node?: MapNode;
-  /** Where its live-read record goes (planned with the stamp site, when that is fine). */
+  /**
+   * Where its live-read record goes (planned with the stamp site, when that is fine). Absent under `live: never`
+   * when the object carries no record: then no record can be written.
+   */
   record?: RecordSite;
 }
 

@@ -112,7 +112,8 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
   const explicitNs = metaMap ? stringValue(child(metaMap, 'namespace')) : undefined;
   const ref: ResourceRef = { apiVersion, kind, name };
   if (explicitNs) ref.namespace = explicitNs;
-  const subject: Subject = { ...fileSubject, ref };
+  // A literal, not a spread: a subject outlives its object in the plan, and spread ones each had a hidden class of their own (#37).
+  const subject: Subject = item.file ? { file: item.file, ref } : { ref };
   const metadataProblems: Result[] = [];
   const reader = new NodeReader(subject, metadataProblems);
   const m = isAlias(meta) ? aliasProblem(metadataProblems, subject, ['metadata']) : reader.map(meta, ['metadata']);

@@ -12,6 +12,7 @@ import { wantsLiveRead } from '../resolve/index.ts';
 import { emptyIndex, indexObject, indexScanned } from './inventory.ts';
 import { isIdentityOnly, isScannableSource } from './identity-only.ts';
 import { alsoReloadedWarning, selectTarget } from './targets.ts';
+import { SharedStrings } from './shared-strings.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
 import { isReprintable, isTreeless, type Item, type KObject, relatedId, type ScannedIdentity, type ScannedSource, type SourceIndex } from '../model/object.ts';
@@ -67,6 +68,8 @@ export class Planner {
   /** Spent of config.maxKeyWork by declared paths; past it, nothing more is selected (the run has failed). */
   private workSpent = 0;
   private overBudget = false;
+  /** The strings the planned targets' dependencies repeat, one copy each (#37). */
+  private readonly strings = new SharedStrings();
 
   constructor(
     private readonly config: Config,
@@ -240,7 +243,7 @@ export class Planner {
       const before = results.length;
       const found = kind.dependencies(target, new NodeReader(obj.subject, results), this.index, config.maxReferences);
       const deps = discoverDependencies(obj, found, results, config.maxReferences);
-      if (!results.slice(before).some((r) => r.severity === 'error')) out.deps = deps;
+      if (!results.slice(before).some((r) => r.severity === 'error')) out.deps = this.strings.dependencies(deps);
       for (const ref of out.deps?.objects ?? []) {
         const unit = unitKindFor(ref.kind);
         const named = unit ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
@@ -258,10 +261,12 @@ export class Planner {
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
       if (isReprintable(obj.item.readBy)) out.node = obj.item.node;
-      // One record per object, however many of its pod templates are stamped (a kind with components).
+      // One record per object, however many of its pod templates are stamped (a kind with components). Under
+      // `live: never` nothing is read live, so only a record the input carries is written (replaced): an object
+      // without one needs no record site, which would be kept to the end of the run for nothing (#37).
       if (!this.recorded.has(obj.index)) {
         this.recorded.add(obj.index);
-        out.record = this.planRecord(obj, site);
+        if (config.live !== 'never' || obj.annotations.has(LIVE_RECORD_ANNOTATION)) out.record = this.planRecord(obj, site);
       }
     }
     return out;

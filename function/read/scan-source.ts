@@ -47,7 +47,7 @@ export function scanSource(text: string): ScannedSource | undefined {
     if (!isMapOrEmpty(metadata.facts.get('labels'), labels) || !isMapOrEmpty(metadata.facts.get('annotations'), annotations)) return undefined;
     if (!isMapOrEmpty(root.facts.get(base64)) || !isMapOrEmpty(root.facts.get(textField))) return undefined;
     const uid = factString(metadata.facts.get('uid'));
-    return { identity, labels, annotations, ...(uid ? { uid } : {}), entries };
+    return { identity, labels, annotations, ...(uid ? { uid } : {}), entries: entries.settled() };
   } catch (err) {
     if (err === OUT) return undefined;
     throw err;
@@ -100,9 +100,9 @@ function isMapOrEmpty(fact: Fact | undefined, into?: Map<string, string>): boole
  * reader's tree holds.
  */
 class SourceText implements EntryTexts {
-  private readonly keys: string[] = [];
+  private keys: string[] = [];
   /** pos, indent and depth of each value (ValueSite), three numbers per key. */
-  private readonly sites: number[] = [];
+  private sites: number[] = [];
   /** How many keys come from the base64 field. */
   private base64Count = 0;
 
@@ -113,6 +113,13 @@ class SourceText implements EntryTexts {
     const at = field === 0 ? this.base64Count++ : this.keys.length;
     this.keys.splice(at, 0, key);
     this.sites.splice(at * 3, 0, site.pos, site.indent, site.depth);
+  }
+
+  /** Itself, its arrays at their length (grown ones keep room for more): a plan keeps it to the end of the run (#37). */
+  settled(): this {
+    this.keys = this.keys.slice();
+    this.sites = this.sites.slice();
+    return this;
   }
 
   read(): { base64: Array<[string, string]>; text: Array<[string, string]> } {

@@ -7,7 +7,7 @@ import { formatPath } from '../model/nodes.ts';
 import { liveRecords } from '../hash/live-records.ts';
 import { makeHasher } from '../hash/scheme.ts';
 import { KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
-import { hashTarget, type HashContext } from '../hash/targets.ts';
+import { hashTarget, sourceReaders, type HashContext } from '../hash/targets.ts';
 import { Planner } from '../plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, warningResult, type Result } from '../model/results.ts';
 import { writeStamp } from '../write/stamp.ts';
@@ -104,6 +104,8 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     inventory: planned.index,
     results,
     cache: new Map(),
+    // Each source's decoded values go once its last planned reader is hashed (#37).
+    readersLeft: sourceReaders(planned.targets),
     hasher,
     // One budget for the run: hashing goes on from what planning spent on declared paths (#33).
     shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true, planned.workSpent),

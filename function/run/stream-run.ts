@@ -1,7 +1,7 @@
 // Run stage for plain multi-document streams (`stamp`, `explain`, `generate`, `diff`): read each document
 // (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
 // apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
-import { apply, startPlan } from './apply.ts';
+import { apply, startPlan, type ApplyOptions, type StampOutcome } from './apply.ts';
 import { failedOutcome, failedRun, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import type { Config } from '../model/config.ts';
 import type { Plan } from '../model/plan.ts';
@@ -40,7 +40,11 @@ export interface StreamRunOptions extends RunStart {
   write?: boolean;
 }
 
-type Planned = { parsed: StreamDoc[][]; plan: Plan } | { results: Result[] };
+/**
+ * The streams read and planned. `plan` is taken by the run's one `apply` (takePlan): writing needs only the documents
+ * and the outcome, and a plan of 50,000 objects kept alive beside the output was most of the heap (#37).
+ */
+type Planned = { parsed: StreamDoc[][]; plan: Plan | undefined } | { results: Result[] };
 
 /**
  * Reads and plans the streams. Read errors come back from `finish` as results, not throws.
@@ -55,7 +59,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
   if ('results' in first) return failedRun(config, first.results);
   return {
     config,
-    needs: needsOf(first.plan),
+    needs: needsOf(first.plan!),
     finish(inputs: FinishInputs = {}): RunOutcome {
       const { fetched, versions, hashKey } = inputs;
       const { deadline } = options;
@@ -64,14 +68,25 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       return finishWithFallback<Planned>(first, readAgain, (read) => {
         if ('results' in read) return failedOutcome(read.results);
         options.trace?.('hashing');
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.sourceReports ? { sourceReports: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
-        if (options.write === false) return { ...outcome, output: '', ...planCounts(read.plan) };
+        const { outcome, counts } = applyOnce(read, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.sourceReports ? { sourceReports: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        if (options.write === false) return { ...outcome, output: '', ...counts };
         options.trace?.('writing');
         const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
-        return texts.every((t) => t !== undefined) ? { ...outcome, output: joinStreams(texts as string[]), ...planCounts(read.plan) } : undefined;
+        return texts.every((t) => t !== undefined) ? { ...outcome, output: joinStreams(texts as string[]), ...counts } : undefined;
       }, 'streams');
     },
   };
+}
+
+/**
+ * Applies the reading's plan, which it then no longer holds: a run applies it once, and nothing but this call's frame
+ * keeps it, so it can go before writing starts.
+ */
+function applyOnce(read: { plan: Plan | undefined }, options: ApplyOptions): { outcome: StampOutcome; counts: ReturnType<typeof planCounts> } {
+  const { plan } = read;
+  if (!plan) throw new Error('internal: a plan was applied twice');
+  read.plan = undefined;
+  return { outcome: apply(plan, options), counts: planCounts(plan) };
 }
 
 /**
@@ -81,7 +96,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
 function readAndPlan(files: readonly StreamInput[], keep: (d: StreamDoc, file: StreamInput) => boolean, mode: ReadMode, options: StreamRunOptions, wanted?: readonly string[]): Planned {
   options.trace?.('reading');
   const read = (mode === 'fast' ? planDocuments(files, keep, options, wanted) : undefined) ?? readStreams(files, keep, mode, options, wanted);
-  return 'plan' in read && read.plan.replan && !wanted ? readAndPlan(files, keep, mode, options, read.plan.replan) : read;
+  return 'plan' in read && read.plan?.replan && !wanted ? readAndPlan(files, keep, mode, options, read.plan.replan) : read;
 }
 
 /**
@@ -105,7 +120,7 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
         // Skimmed: no tree, one item (not local-config: see identity-only.ts), the planner needs only its identity,
         // or it is a scanned Secret or ConfigMap.
         const { source } = step.value;
-        Object.assign(step.value, { firstItem: planner.items, itemCount: 1, source: undefined });
+        Object.assign(step.value, { firstItem: planner.items, itemCount: 1, identity: undefined, source: undefined });
         docs.push(step.value);
         if (source) planner.addScanned(source, step.value.file);
         else planner.addIdentityOnly();

@@ -6,6 +6,14 @@ import type { TextEdit } from '../model/target.ts';
  * starts in it. Inserted line breaks follow the text's own (`\r\n` when it has any).
  */
 export function applyTextEdits(text: string, base: number, edits: readonly TextEdit[]): string {
+  return textEditPieces(text, base, edits).join('');
+}
+
+/**
+ * `applyTextEdits`'s result as the pieces it joins: slices of `text` (which share its memory) around the inserts.
+ * A stream's writer joins every document's pieces once, rather than each stamped document into a copy first (#37).
+ */
+export function textEditPieces(text: string, base: number, edits: readonly TextEdit[]): string[] {
   const crlf = text.includes('\r\n');
   // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
   const parts: string[] = [];
@@ -20,7 +28,7 @@ export function applyTextEdits(text: string, base: number, edits: readonly TextE
     if (keep === '' && text[at] === '#' && !/\s$/.test(edit.insert)) parts.push(' ');
   }
   parts.push(text.slice(at));
-  return parts.join('');
+  return parts;
 }
 
 /**

@@ -4,8 +4,8 @@ import { isVouchedFor } from '../model/object.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
-import { applyTextEdits } from './apply-edits.ts';
-import { assertEditsReadBack } from './read-back.ts';
+import { textEditPieces } from './apply-edits.ts';
+import { assertReadsBack, windowsReadBack } from './read-back.ts';
 
 /**
  * Prints documents: the original text for untouched ones; for changed ones (keyed by item index: see
@@ -16,18 +16,20 @@ import { assertEditsReadBack } from './read-back.ts';
  * a broken one throws), where it can be only the block maps the edits are in.
  */
 export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string | undefined {
-  // Parts joined once at the end: endsWith() on a growing concatenated string flattens it every time.
+  // Pieces joined once at the end: endsWith() on a growing concatenated string flattens it every time, and a
+  // stamped document kept as its slices and insert, not as a copy, does not hold its text twice until then (#37).
   const parts: string[] = [];
-  let last = '';
+  let open = false;
   for (const d of docs) {
     // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
     const stamped = itemsOf(d).filter((i) => changed.has(i));
-    const text = stamped.length > 0 ? renderChanged(d, stamped.flatMap((i) => changed.get(i)!)) : d.text;
-    if (text === undefined) return undefined;
-    if (text === '') continue;
-    if (last !== '' && !last.endsWith('\n')) parts.push('\n');
-    parts.push(text);
-    last = text;
+    const pieces = stamped.length > 0 ? renderChanged(d, stamped.flatMap((i) => changed.get(i)!)) : [d.text];
+    if (pieces === undefined) return undefined;
+    const end = lastNonEmpty(pieces);
+    if (end === undefined) continue;
+    if (open) parts.push('\n');
+    for (const piece of pieces) parts.push(piece);
+    open = !end.endsWith('\n');
   }
   return parts.join('');
 }
@@ -38,10 +40,22 @@ function itemsOf(d: StreamDoc): number[] {
   return Array.from({ length: d.itemCount ?? 0 }, (_, i) => first + i);
 }
 
-/** The document's text with its edits applied, or printed again when one has no edit. */
-function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string | undefined {
-  if (edits.some((e) => e === undefined)) return d.doc?.toString(detectFormat(d.text));
-  const text = applyTextEdits(d.text, d.offset, edits as TextEdit[]);
-  assertEditsReadBack(d.text, d.offset, isVouchedFor(d.readBy), edits as TextEdit[], text);
-  return text;
+/** The last piece with text in it: the document's text ends as it does. */
+function lastNonEmpty(pieces: readonly string[]): string | undefined {
+  for (let i = pieces.length - 1; i >= 0; i--) if (pieces[i] !== '') return pieces[i];
+  return undefined;
+}
+
+/**
+ * The document's text with its edits applied, as pieces, or printed again when one has no edit. Read back as
+ * assertEditsReadBack does: the edits' windows, else the whole edited text.
+ */
+function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string[] | undefined {
+  if (edits.some((e) => e === undefined)) {
+    const printed = d.doc?.toString(detectFormat(d.text));
+    return printed === undefined ? undefined : [printed];
+  }
+  const pieces = textEditPieces(d.text, d.offset, edits as TextEdit[]);
+  if (!(isVouchedFor(d.readBy) && windowsReadBack(d.text, d.offset, edits as TextEdit[]))) assertReadsBack(pieces.join(''));
+  return pieces;
 }

@@ -108,6 +108,19 @@ test('an input over 256 KiB on stdin runs in the worker, which is handed the byt
   assert.is(stampsIn(piped.stdout).length, 1);
 });
 
+test('the worker writes an output of several 4 MiB parts whole, with no character cut where a part ends (#37)', () => {
+  // Two- and four-byte characters throughout, so the ends of the parts fall next to them; nothing is stamped, so
+  // the stream comes back as it was read.
+  const value = 'é😀x'.repeat(40);
+  const docs = Array.from({ length: 25_000 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n  v: "${value}"\n`);
+  const text = stream(docs);
+  assert.ok(Buffer.byteLength(text) > 2 * 4 * 1024 * 1024, `more than two parts (${Buffer.byteLength(text)} bytes)`);
+  const run = runBundle(['--debug', 'stamp', '-'], { stdin: text });
+  assert.is(run.code, 0, run.stderr.slice(0, 300));
+  assert.match(run.stderr, WORKER);
+  assert.ok(run.stdout === text, 'the output is the input, byte for byte');
+});
+
 test('two renders of diff count together: each under the gate, both over it, runs in the worker (#37)', () => {
   const dir = tempDir('gate');
   const half = configMaps(300);

@@ -185,4 +185,17 @@ test('a run that does not write (explain, diff) gives the results and reports of
   assert.equal([...reports.changed.keys()], [...written.changed.keys()]);
 });
 
+test('a source read by several targets is reported once and hashed alike when its decoded values go after its last reader (#37)', () => {
+  const workload = (name: string, secret: string): string => WORKLOAD.replace('name: web\n', `name: ${name}\n`).replace('{name: db}', `{name: ${secret}}`);
+  const bad = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bad, namespace: shop}\ndata: {password: "not base64!"}\n';
+  const remote = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: remote, namespace: shop}\ndata: {level: info}\n';
+  const finish = (text: string) => startStreamRun([{ path: 'in.yaml', text }], { config: configOf() }).finish();
+  const broken = finish([workload('a', 'bad'), workload('b', 'bad'), workload('c', 'bad'), bad, remote].join('---\n'));
+  assert.equal(broken.results.filter((r) => r.severity === 'error').map((r) => r.tags?.code), ['BAD_BASE64'], 'one error for three readers');
+  const fine = finish([workload('a', 'db'), workload('b', 'db'), SECRET, workload('c', 'db'), remote].join('---\n'));
+  assert.equal(fine.results.filter((r) => r.severity !== 'info'), []);
+  assert.is(new Set(fine.targets.map((t) => t.hash)).size, 1, 'the same sources give the same hash, before and after the last reader');
+  assert.is(fine.targets.length, 3);
+});
+
 test.run();
