@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { deferBuiltins } from './build/defer-builtins.mjs';
 
 // The build needs the devDependencies. On a clone without `npm install` (`npm pack`, whose prepack builds, is
 // the usual way in) say so in one line instead of an import stack trace.
@@ -56,9 +57,10 @@ const yamlEsm = {
 // output file, so all of them would load at start-up, `--version` included. Each is imported instead through a
 // small bundled module that require()s it; a command module (a lazy dynamic import) initializes it when it runs.
 const LAZY_BUILTINS = ['crypto', 'http', 'https', 'tls', 'net', 'child_process'];
-// Of those, the ones a module on every run's path imports but only some runs call: child_process (plugin/process/
-// exec.ts, which the main-thread run imports for its process groups) is loaded on the first spawn, not with its
-// chunk (#37: about 14 M instructions, 3 % of a 3-object render, for a run that starts no renderer); crypto (the
+// Of those, the ones a module on every run's path imports but only some runs call, each loaded on the first call of
+// one of its functions (build/defer-builtins.mjs, ahead of lazyBuiltins in both builds' plugins): child_process
+// (plugin/process/exec.ts, which the main-thread run imports for its process groups) on the first spawn, not with
+// its chunk (#37: about 14 M instructions, 3 % of a 3-object render, for a run that starts no renderer); crypto (the
 // core's hashing) on the first digest, so a run with nothing to hash (no target, a usage error found by the
 // command) does not load it (#37: about 30 M instructions).
 const DEFERRED_BUILTINS = ['child_process', 'crypto'];
@@ -74,13 +76,6 @@ const lazyBuiltins = {
       const real = await import(`node:${args.path}`);
       // Plain properties only: a getter (crypto.webcrypto, http.globalAgent) stays on the default export, read when used.
       const plain = Object.entries(Object.getOwnPropertyDescriptors(real.default)).filter(([name, d]) => !('get' in d) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
-      if (DEFERRED_BUILTINS.includes(args.path)) {
-        // Functions only, each loading the built-in on its first call (with `new` too); the default export reads
-        // through to it. A value that is not a function is not exported, so importing one fails the build.
-        const calls = plain.filter(([, d]) => typeof d.value === 'function').map(([name]) => `export function ${name}(...a) { return new.target ? Reflect.construct(load().${name}, a, new.target) : load().${name}.apply(this, a); }`);
-        const contents = `let m;\nconst load = () => (m ??= require('node:${args.path}'));\nexport default new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load() });\n${calls.join('\n')}\n`;
-        return { contents, loader: 'js', resolveDir: process.cwd() };
-      }
       const contents = `const m = require('node:${args.path}');\nexport default m;\nexport const { ${plain.map(([name]) => name).join(', ')} } = m;\n`;
       return { contents, loader: 'js', resolveDir: process.cwd() };
     });
@@ -127,7 +122,7 @@ const cli = await build({
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __rollstampRequire } from 'node:module';\nconst require = __rollstampRequire(import.meta.url);" },
   // Live reads need only client-node's KubeConfig: leave out the API models and auth providers it never reaches.
   // The functionConfig validator is generated here (ajv standalone code), so ajv itself is not bundled.
-  plugins: [packageVersion, slimClientNode, yamlEsm, lazyBuiltins, standaloneSchemaValidator],
+  plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(DEFERRED_BUILTINS), lazyBuiltins, standaloneSchemaValidator],
   define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo) },
 });
 
@@ -168,8 +163,6 @@ for (const f of readdirSync('dist')) if (/\.m?js\.map$/.test(f)) renameSync(`dis
 const written = new Set(Object.keys(metafile.outputs).map((f) => f.replace(/^dist\//, '')));
 for (const f of readdirSync('dist')) if (/\.m?js$/.test(f) && !written.has(f)) rmSync(`dist/${f}`);
 
-/** Built-ins the snapshot's bundle loads when a render first calls them (build/defer-builtins.mjs). */
-const SNAPSHOT_DEFERRED_BUILTINS = ['crypto'];
 await buildSnapshotScript();
 
 /**
@@ -179,7 +172,6 @@ await buildSnapshotScript();
  * worker thread, which loads that file as a run without the snapshot does.
  */
 async function buildSnapshotScript() {
-  const { deferBuiltins } = await import('./build/defer-builtins.mjs');
   await build({
     ...common,
     metafile: false,
@@ -191,7 +183,8 @@ async function buildSnapshotScript() {
     // main.mjs beside the blob: main.ts's worker and run-cli.ts's README are found from it.
     define: { __ROLLSTAMP_BUILD__: JSON.stringify(buildInfo), 'import.meta.url': 'globalThis.__rollstampMainUrl' },
     banner: { js: "globalThis.__rollstampMainUrl = require('node:url').pathToFileURL(`${__dirname}/main.mjs`).href;" },
-    // Built-ins with native bindings a worker of a process started from the blob must be able to set up itself.
-    plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(SNAPSHOT_DEFERRED_BUILTINS), lazyBuiltins, standaloneSchemaValidator],
+    // Deferred built-ins matter here too: crypto's native bindings are ones a worker of a process started from the
+    // blob must be able to set up itself.
+    plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(DEFERRED_BUILTINS), lazyBuiltins, standaloneSchemaValidator],
   });
 }

@@ -1,7 +1,8 @@
-// An esbuild plugin for the startup snapshot's bundle (#37; build.mjs buildSnapshotScript): the node built-ins it
-// names load on the first call of one of their functions, not when the module that imports them is initialized.
-// A blob is made by initializing the CLI's modules, and node 24 aborts a worker thread of a process started from a
-// blob whose heap holds crypto's or a libuv stream's bindings; deferred, they load when a render runs instead.
+// An esbuild plugin for both builds (build.mjs: the CLI's and the startup snapshot's): the node built-ins it names
+// load on the first call of one of their functions, not when the module that imports them is initialized (#37). A
+// run that never calls one does not pay for loading it; and a blob is made by initializing the CLI's modules, while
+// node 24 aborts a worker thread of a process started from a blob whose heap holds crypto's or a libuv stream's
+// bindings: deferred, they load when a render runs instead.
 import { builtinModules, createRequire } from 'node:module';
 
 const requireHere = createRequire(import.meta.url);
