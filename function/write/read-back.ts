@@ -8,8 +8,9 @@ import { readSubsetStream } from '../read/subset-yaml.ts';
 import { applyTextEdits } from './apply-edits.ts';
 
 /**
- * Throws unless `edited` (`text`, which starts at `base` in the input and which the subset reader read when
- * `subset` is true, with `edits` applied) reads back.
+ * Throws unless `edited()` (`text`, which starts at `base` in the input and which the subset reader read when
+ * `subset` is true, with `edits` applied) reads back. The edited text is asked for only when it is read whole, so a
+ * writer that keeps it as pieces joins them only then.
  * - Where every edit has a window (TextEdit.window) and the original was read by the subset reader, only
  *   the windows are read again (windowsReadBack): outside them the text is what the subset reader read, and
  *   a block map that reads alone at its column, ending where it ended, reads the same in place — in the
@@ -18,9 +19,9 @@ import { applyTextEdits } from './apply-edits.ts';
  *   (bench/phases.ts).
  * - Otherwise, or when a window does not read alone, the whole edited text is read again (assertReadsBack).
  */
-export function assertEditsReadBack(text: string, base: number, subset: boolean, edits: readonly TextEdit[], edited: string): void {
+export function assertEditsReadBack(text: string, base: number, subset: boolean, edits: readonly TextEdit[], edited: () => string): void {
   if (subset && windowsReadBack(text, base, edits)) return;
-  assertReadsBack(edited);
+  assertReadsBack(edited());
 }
 
 /**

@@ -38,7 +38,7 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   const crlf = rl.text.includes('\r\n');
   const text = applyTextEdits(rl.text, 0, edits as TextEdit[]);
   // As stamp reads back each document it edited: here the block maps the edits are in, else the whole list.
-  if (edits.length > 0) assertEditsReadBack(rl.text, 0, rl.doc === undefined, edits as TextEdit[], text);
+  if (edits.length > 0) assertEditsReadBack(rl.text, 0, rl.doc === undefined, edits as TextEdit[], () => text);
   if (results.length === 0) return text;
   // No anchors (results share objects, one resourceRef, and kpt refuses aliases in its input): resultsYaml
   // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.

@@ -5,7 +5,7 @@ import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
 import { textEditPieces } from './apply-edits.ts';
-import { assertReadsBack, windowsReadBack } from './read-back.ts';
+import { assertEditsReadBack } from './read-back.ts';
 
 /**
  * Prints documents: the original text for untouched ones; for changed ones (keyed by item index: see
@@ -47,8 +47,8 @@ function lastNonEmpty(pieces: readonly string[]): string | undefined {
 }
 
 /**
- * The document's text with its edits applied, as pieces, or printed again when one has no edit. Read back as
- * assertEditsReadBack does: the edits' windows, else the whole edited text.
+ * The document's text with its edits applied, as pieces, or printed again when one has no edit. Read back first
+ * (the edits' windows, else the pieces joined).
  */
 function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>): string[] | undefined {
   if (edits.some((e) => e === undefined)) {
@@ -56,6 +56,6 @@ function renderChanged(d: StreamDoc, edits: ReadonlyArray<TextEdit | undefined>)
     return printed === undefined ? undefined : [printed];
   }
   const pieces = textEditPieces(d.text, d.offset, edits as TextEdit[]);
-  if (!(isVouchedFor(d.readBy) && windowsReadBack(d.text, d.offset, edits as TextEdit[]))) assertReadsBack(pieces.join(''));
+  assertEditsReadBack(d.text, d.offset, isVouchedFor(d.readBy), edits as TextEdit[], () => pieces.join(''));
   return pieces;
 }

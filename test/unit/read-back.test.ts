@@ -72,13 +72,17 @@ test('a window vouches only for what it can see: the line breaks and lines after
 
 test('a window that does not read sends the whole document to be read, which decides', () => {
   const edit = stamp('"sha256:x"\n  note: y');
-  assert.throws(() => assertEditsReadBack(DOC, 0, true, [edit], DOC.replace('old', edit.insert)), /does not read back/);
+  assert.throws(() => assertEditsReadBack(DOC, 0, true, [edit], () => DOC.replace('old', edit.insert)), /does not read back/);
   // Valid YAML that the window cannot vouch for (its map ends early) still passes when the document reads.
   const outward = { ...stamp('"sha256:x"\n  extra: y'), remove: 'old\n    note: x'.length };
   assert.not.ok(windowsReadBack(DOC, 0, [outward]));
-  assertEditsReadBack(DOC, 0, true, [outward], DOC.replace('old\n    note: x', outward.insert));
+  assertEditsReadBack(DOC, 0, true, [outward], () => DOC.replace('old\n    note: x', outward.insert));
+  // A window that reads vouches for the document: the edited text is not even made (the stream writer keeps pieces).
+  assertEditsReadBack(DOC, 0, true, [stamp('"sha256:x"')], (): string => {
+    throw new Error('the whole text was asked for');
+  });
   // Read by the yaml library: the windows are not trusted, the document is read.
-  assert.throws(() => assertEditsReadBack(DOC, 0, false, [stamp('"sha256:x"# c')], DOC.replace('old', '"sha256:x"# c')), /does not read back/);
+  assert.throws(() => assertEditsReadBack(DOC, 0, false, [stamp('"sha256:x"# c')], () => DOC.replace('old', '"sha256:x"# c')), /does not read back/);
 });
 
 test('fn reads back the ResourceList it edited: a broken edit throws instead of being written', () => {
