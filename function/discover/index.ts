@@ -25,8 +25,8 @@ type MergingUse = Omit<SourceUse, 'keys'> & { keys?: Map<string, KeyUse> };
 
 /**
  * Merges references to the same object: keys union, whole if any is whole, optional only if all are.
- * - A plan keeps every target's uses to the end of the run (#37): a use that names no key shares one empty map,
- *   and `fields` is an array of its own length (one grown by push keeps room for 17).
+ * - A plan keeps every target's uses to the end of the run (#37): a use that names no key shares one empty map.
+ *   (What the plan keeps of `fields` is SharedStrings' copy, an array of its own length: plan/shared-strings.ts.)
  */
 export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[] {
   const uses = new Map<string, MergingUse>();
@@ -56,7 +56,7 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
 /** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
 function finishUse(merged: MergingUse): SourceUse {
   const { id, cls, namespace, name, whole, keys, optional, fields, requiredField, dataOnly } = merged;
-  const use: SourceUse = { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields: fields.slice(), dataOnly: dataOnly === true };
+  const use: SourceUse = { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true };
   if (requiredField !== undefined) use.requiredField = requiredField;
   return use;
 }

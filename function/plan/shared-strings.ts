@@ -23,7 +23,8 @@ export class SharedStrings {
 
   /**
    * The same dependencies, as the plan keeps them: each use's id and field paths shared with every other target's,
-   * and no array of its own for a target that names no kagent object. Equal in every value to `deps`.
+   * its fields in an array of their own length (one grown by push keeps room for 17), and no array of its own for a
+   * target that names no kagent object. Equal in every value to `deps`.
    */
   dependencies(deps: Dependencies): Dependencies {
     return { uses: deps.uses.map((use) => this.use(use)), objects: deps.objects.length > 0 ? deps.objects : NO_OBJECTS };
