@@ -48,7 +48,7 @@ const pipelines: Array<[string, () => unknown]> = [
   ['reading', read],
   ['planning', readPlan],
   ['hashing', () => apply(readPlan())],
-  ['writing', () => startStreamRun([{ path: 'bundle.yaml', text }], { config }).finish().output.length],
+  ['writing', () => startStreamRun([{ path: 'bundle.yaml', text }], { config }).finish().outputPieces.length],
 ];
 
 const times = new Map<string, number[]>(pipelines.map(([name]) => [name, []]));

@@ -80,7 +80,8 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
       if (terminating) return new Promise<void>(() => {});
       writing = true;
       return new Promise<void>((resolve) => {
-        process.stdout.write(text, (err) => {
+        // Joined here: this thread's input is small (run-gate.ts), and one write is one system call to a pipe.
+        process.stdout.write(typeof text === 'string' ? text : text.join(''), (err) => {
           writing = false;
           if (err && ends.isEpipe(err)) process.exit(ends.sigpipeStatus);
           if (termPending) void terminate(' after the output was written');

@@ -68,17 +68,29 @@ export async function runWorker(): Promise<void> {
     async writeStdout(text) {
       // Encoded here a part at a time into one buffer, which moves to main.ts to be written and comes back with
       // `written`: the whole output encoded at once was a second copy of it at the run's peak (25 MiB at 50k
-      // objects, #37), and parts left to main.ts's collector would have stayed until its next collection.
+      // objects, #37), and parts left to main.ts's collector would have stayed until its next collection. The
+      // pieces are encoded one by one, never joined (Io.OutputText); they are cut where the text's structure is
+      // (between documents, around a stamp's insert), never inside a character.
       let buffer = new ArrayBuffer(OUTPUT_PART);
-      let at = 0;
-      do {
-        const { read, written } = utf8.encodeInto(at === 0 ? text : text.slice(at), new Uint8Array(buffer));
-        at += read;
+      let filled = 0;
+      const hand = async (more: boolean): Promise<void> => {
         const reply = answer('written');
-        post({ kind: 'stdout', bytes: new Uint8Array(buffer, 0, written), ...(at < text.length ? { more: true } : {}) }, [buffer]);
+        post({ kind: 'stdout', bytes: new Uint8Array(buffer, 0, filled), ...(more ? { more: true } : {}) }, [buffer]);
         const back = (await reply).bytes?.buffer;
         buffer = back instanceof ArrayBuffer ? back : new ArrayBuffer(OUTPUT_PART);
-      } while (at < text.length);
+        filled = 0;
+      };
+      for (const whole of typeof text === 'string' ? [text] : text) {
+        let piece = whole;
+        for (;;) {
+          const { read, written } = utf8.encodeInto(piece, new Uint8Array(buffer, filled));
+          filled += written;
+          if (read === piece.length) break;
+          piece = piece.slice(read);
+          await hand(true);
+        }
+      }
+      await hand(false);
     },
     writeStderr: (text) => post({ kind: 'stderr', text }),
     ...(start.argv.includes('--debug') ? { trace: (phase: string) => post({ kind: 'stderr', text: `rollstamp: debug: ${phase}\n` }) } : {}),

@@ -59,9 +59,9 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
         const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
         const counts = planCounts(read.plan);
-        if (hasErrors(outcome.results)) return { ...outcome, output: '', ...counts };
+        if (hasErrors(outcome.results)) return { ...outcome, outputPieces: [], ...counts };
         const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
-        return output === undefined ? undefined : { ...outcome, output, ...counts };
+        return output === undefined ? undefined : { ...outcome, outputPieces: [output], ...counts };
       }, 'the ResourceList');
     },
   };

@@ -10,7 +10,7 @@ import { DEFAULT_READ_MODE, type ReadMode } from '../read/parse-yaml.ts';
 import { isLocalConfigDoc, parseStream, streamItems, type StreamDoc } from '../read/stream.ts';
 import { streamDocuments, type Skim } from '../read/stream-documents.ts';
 import { IDENTITY_ONLY_NAMES } from '../plan/identity-only.ts';
-import { joinStreams } from '../write/join-streams.ts';
+import { joinStreamPieces } from '../write/join-streams.ts';
 import { serializeStream } from '../write/stream.ts';
 
 /** One input stream: where it came from (for results) and its text. */
@@ -34,7 +34,7 @@ export interface StreamRunOptions extends RunStart {
   /** Preview kagent 1.x objects too (`RunOutcome.kagent1x`, #20): `diff` and `explain`. Default: false. */
   kagentPreview?: boolean;
   /**
-   * Write the stamped streams (`RunOutcome.output`). `explain` and `diff` print reports, not the streams: without
+   * Write the stamped streams (`RunOutcome.outputPieces`). `explain` and `diff` print reports, not the streams: without
    * it nothing is written, so nothing is read back and no stream is read again to be printed. Default: true.
    */
   write?: boolean;
@@ -69,10 +69,10 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
         if ('results' in read) return failedOutcome(read.results);
         options.trace?.('hashing');
         const { outcome, counts } = applyOnce(read, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.sourceReports ? { sourceReports: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
-        if (options.write === false) return { ...outcome, output: '', ...counts };
+        if (options.write === false) return { ...outcome, outputPieces: [], ...counts };
         options.trace?.('writing');
-        const texts = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
-        return texts.every((t) => t !== undefined) ? { ...outcome, output: joinStreams(texts as string[]), ...counts } : undefined;
+        const streams = read.parsed.map((docs) => serializeStream(docs, outcome.changed));
+        return streams.every((s) => s !== undefined) ? { ...outcome, outputPieces: joinStreamPieces(streams as string[][]), ...counts } : undefined;
       }, 'streams');
     },
   };

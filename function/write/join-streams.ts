@@ -20,3 +20,13 @@ export function joinStreams(texts: readonly string[]): string {
   }
   return out.trimStart().startsWith('{') ? `---\n${out}` : out;
 }
+
+/**
+ * joinStreams for streams given as pieces (write/stream.ts): one stream's pieces as they are; several streams
+ * joined as joinStreams joins their texts, into one piece.
+ */
+export function joinStreamPieces(streams: readonly (readonly string[])[]): readonly string[] {
+  const present = streams.filter((pieces) => pieces.some((p) => p !== ''));
+  if (present.length < 2) return present[0] ?? [];
+  return [joinStreams(present.map((pieces) => pieces.join('')))];
+}

@@ -8,16 +8,16 @@ import { textEditPieces } from './apply-edits.ts';
 import { assertEditsReadBack } from './read-back.ts';
 
 /**
- * Prints documents: the original text for untouched ones; for changed ones (keyed by item index: see
- * streamItems) the
- * original text with the stamp edit applied, or a fresh rendering when there is no edit — undefined when such
- * a document was read by the subset reader and has no tree to render (the caller reads the stream again with
- * the yaml library). Each edited document is read back before anything is returned (write/read-back.ts:
- * a broken one throws), where it can be only the block maps the edits are in.
+ * Prints documents, as the pieces of the stream's text in order: the original text for untouched ones; for
+ * changed ones (keyed by item index: see streamItems) the original text with the stamp edit applied, or a fresh
+ * rendering when there is no edit — undefined when such a document was read by the subset reader and has no
+ * tree to render (the caller reads the stream again with the yaml library). Each edited document is read back
+ * before anything is returned (write/read-back.ts: a broken one throws), where it can be only the block maps
+ * the edits are in.
  */
-export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string | undefined {
-  // Pieces joined once at the end: endsWith() on a growing concatenated string flattens it every time, and a
-  // stamped document kept as its slices and insert, not as a copy, does not hold its text twice until then (#37).
+export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): string[] | undefined {
+  // Pieces, never joined here: a document untouched or stamped is slices of the input and its insert, which share
+  // the input's memory, so the stream is not held a second time while it is written (#37).
   const parts: string[] = [];
   let open = false;
   for (const d of docs) {
@@ -31,7 +31,7 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
     for (const piece of pieces) parts.push(piece);
     open = !end.endsWith('\n');
   }
-  return parts.join('');
+  return parts;
 }
 
 /** Indexes of the document's items (none before streamItems has read them). */

@@ -49,7 +49,7 @@ export async function runFn(args: readonly string[], io: RunIo): Promise<number>
   if (hasErrors(outcome.results)) throw new InputError(summarize(outcome.results.map(suggestSetting)));
   // kustomize ignores `results` but sets LOG_TO_STDERR for container functions: show warnings there.
   if (io.settings.env.LOG_TO_STDERR === 'true') printWarnings(outcome.results, io);
-  await io.writeStdout(outcome.output);
+  await io.writeStdout(outcome.outputPieces);
   return 0;
 }
 

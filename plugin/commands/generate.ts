@@ -117,12 +117,12 @@ async function generate(io: TimedRunIo, renderOnly: boolean): Promise<number> {
   refuseEmpty(run, config.allowEmpty, { renderer });
   printWarnings(run.results, io);
   if (output === 'yaml') {
-    await io.writeStdout(run.output);
+    await io.writeStdout(run.outputPieces);
     return 0;
   }
   // One JSON object per line (Argo CD reads concatenated JSON objects as well as YAML), with the values
   // Kubernetes would read from the YAML.
-  const json = toKubernetesJson(run.output);
+  const json = toKubernetesJson(run.outputPieces.join(''));
   if ('results' in json) throw new InputError(summarize(json.results));
   await io.writeStdout(json.text);
   return 0;

@@ -85,7 +85,7 @@ export async function runStamp(args: readonly string[], io: RunIo): Promise<numb
     if (changed.length > 0) throw new CheckFailed(`${changed.length} workload(s) would change: ${changed.join(', ')}`);
     return 0;
   }
-  await io.writeStdout(chosenFormat(STAMP_OUTPUT, values).render(run.output));
+  await io.writeStdout(chosenFormat(STAMP_OUTPUT, values).render(run.outputPieces));
   return 0;
 }
 

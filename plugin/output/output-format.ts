@@ -2,6 +2,7 @@
 // the render function), and its `-o` flag — the values parsing accepts, the help, the completion — is read from
 // that table. A new format is one row and one render function.
 import type { FlagSpec, FlagValues } from '../cli/flags.ts';
+import type { OutputText } from '../process/io.ts';
 
 /** One `-o` value of a command. */
 export interface OutputFormat<T> {
@@ -9,8 +10,8 @@ export interface OutputFormat<T> {
   name: string;
   /** What it prints, for the help: `a table for a pull-request comment`. */
   help: string;
-  /** The whole output for `input`; may throw a RollstampError (a document JSON cannot carry). */
-  render: (input: T) => string;
+  /** The whole output for `input`, as text or its pieces in order; may throw a RollstampError (a document JSON cannot carry). */
+  render: (input: T) => OutputText;
 }
 
 /** The help text's width, past the flag column (flags.ts wraps nothing itself). */

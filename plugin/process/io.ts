@@ -1,10 +1,16 @@
 // The process's streams and environment behind an interface, so commands run the same in tests and for real.
 
+/**
+ * What a command writes to standard output: its text, or the pieces of it in order (a stamped stream is slices of
+ * its input, which are not joined into a copy to be written, #37).
+ */
+export type OutputText = string | readonly string[];
+
 export interface Io {
   /** All of standard input. */
   readStdin(): Promise<Uint8Array>;
   /** Standard output; resolves when the data is flushed. Called once, after the whole run succeeded. */
-  writeStdout(text: string): Promise<void>;
+  writeStdout(text: OutputText): Promise<void>;
   /** One line (or more) to standard error. */
   writeStderr(text: string): void;
   /** True when standard input is a terminal (nothing piped in): commands then print a hint, not wait. */

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runBundle } from '../support/run-cli.ts';
+import { runBundle, runInProcess } from '../support/run-cli.ts';
 import { BUNDLE, cleanup, requireBundle, tempDir, termIn } from '../support/hostile.ts';
 import { deployment, secret, stampsIn, stream } from '../support/objects.ts';
 import { HEAP_HEADROOM_BYTES, HEAP_PER_INPUT_BYTE, IN_PROCESS_MAX_BYTES } from '../../plugin/run-gate.ts';
@@ -119,6 +119,24 @@ test('the worker writes an output of several 4 MiB parts whole, with no characte
   assert.is(run.code, 0, run.stderr.slice(0, 300));
   assert.match(run.stderr, WORKER);
   assert.ok(run.stdout === text, 'the output is the input, byte for byte');
+});
+
+test('the worker writes a stamped stream of several 4 MiB parts, given as its pieces, as the stream joined on the main thread writes it (#37)', async () => {
+  // A stamped workload every 50 documents: the output is slices of the input around many inserts, and the ends
+  // of the parts fall inside pieces, next to two- and four-byte characters.
+  const value = 'é😀x'.repeat(40);
+  const docs = Array.from({ length: 25_000 }, (_, i) =>
+    i % 50 === 49 ? deployment(`web${i}`, { secret: 'db' }) : `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm${i}\ndata:\n  v: "${value}"\n`,
+  );
+  const text = stream([secret('db', '  password: cGFzcw=='), ...docs]);
+  const worker = runBundle(['--debug', 'stamp', '-'], { stdin: text });
+  assert.is(worker.code, 0, worker.stderr.slice(0, 300));
+  assert.match(worker.stderr, WORKER);
+  assert.ok(Buffer.byteLength(worker.stdout) > 2 * 4 * 1024 * 1024, 'more than two parts');
+  assert.is(stampsIn(worker.stdout).length, 500);
+  const joined = await runInProcess(['stamp', '-'], { stdin: text });
+  assert.is(joined.code, 0, joined.stderr);
+  assert.ok(worker.stdout === joined.stdout, 'the same bytes');
 });
 
 test('two renders of diff count together: each under the gate, both over it, runs in the worker (#37)', () => {

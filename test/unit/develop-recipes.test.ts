@@ -162,7 +162,7 @@ test('the workload row recipe: its kind is stamped on its pod template, over the
   const one = stamp(api, WIDGET('CANARY-one-71a3'));
   assert.equal(one.results.filter((r) => r.severity === 'error'), []);
   assert.equal(one.targets.map((t) => [t.resourceRef.kind, t.field, t.rollout?.how, t.sources.map((x) => x.name)]), [['Widget', 'spec.template.metadata.annotations["rollstamp.dev/hash"]', 'rolling', ['creds']]]);
-  assert.match(one.output, /template:\n {4}metadata:\n {6}annotations:\n {8}rollstamp\.dev\/hash: "sha256:/);
+  assert.match(one.outputPieces.join(''), /template:\n {4}metadata:\n {6}annotations:\n {8}rollstamp\.dev\/hash: "sha256:/);
   assert.is.not(stamp(api, WIDGET('CANARY-two-9c04')).targets[0]?.hash, one.targets[0]!.hash, 'a changed Secret rolls it');
   assert.equal(stamp(core, WIDGET('CANARY-one-71a3')).targets, [], 'without the row the kind is not a target');
   // The line the page gives docs/kinds.md passes the check test/unit/workload-rows.test.ts makes of every row.
