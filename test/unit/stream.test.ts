@@ -10,7 +10,7 @@ const STREAM = '# head\napiVersion: v1\nkind: A\n---\n# c\nkind: B\nx: {a: 1}\n.
 test('an untouched stream is printed byte for byte', () => {
   const r = parseStream(STREAM, 'f.yaml');
   assert.ok('docs' in r);
-  if ('docs' in r) assert.is(serializeStream(r.docs, new Map()), STREAM);
+  if ('docs' in r) assert.is(serializeStream(r.docs, new Map())?.join(''), STREAM);
 });
 
 test('a changed document without a text edit: re-rendered after a full read, refused (undefined) after a fast one', () => {
@@ -24,7 +24,7 @@ test('a changed document without a text edit: re-rendered after a full read, ref
     assert.is(items.length, 2);
     assert.is(r.docs[1]!.contents, undefined, 'the document let its root go: the items hold the tree');
     assert.is(items[1]!.readBy === 'yaml', mode === 'full', `${mode}: a stamp is written into the tree only when the document can be printed again`);
-    const out = serializeStream(r.docs, new Map([[1, [undefined]]]));
+    const out = serializeStream(r.docs, new Map([[1, [undefined]]]))?.join('');
     assert.is(out, mode === 'fast' ? undefined : text);
   }
 });
