@@ -62,7 +62,7 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
         const counts = planCounts(read.plan);
         if (hasErrors(outcome.results)) return { ...outcome, outputPieces: [], ...counts };
         const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
-        return output === undefined ? undefined : { ...outcome, outputPieces: [output], ...counts };
+        return output === undefined ? undefined : { ...outcome, outputPieces: output, ...counts };
       }, 'the ResourceList');
     },
   };
