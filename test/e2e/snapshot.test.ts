@@ -192,7 +192,7 @@ test('SIGTERM while a run from the blob reads its input ends it with 143, one li
 test('the image\'s launcher runs the blob when it is there and the bundle when it is not, with the same output (#37)', async () => {
   const launcher = (dir: string): string => {
     const bin = tempDir('snapshot-bin');
-    writeFileSync(join(bin, 'rollstamp'), readFileSync(join(ROOT, 'image', 'rollstamp.sh'), 'utf8').replaceAll('/app/', `${dir}/`), { mode: 0o755 });
+    writeFileSync(join(bin, 'rollstamp'), readFileSync(join(ROOT, 'image', 'rollstamp.sh'), 'utf8').replaceAll('/app/', `${dir}/`).replaceAll('exec node ', `exec ${process.execPath} `), { mode: 0o755 }); // the node that made the blob
     return join(bin, 'rollstamp');
   };
   const bare = tempDir('snapshot-bare');
