@@ -36,7 +36,8 @@ export function deferBuiltins(names, { standIns = false } = {}) {
           'let loaded;',
           `const load = () => ${standIns ? `loaded ?? ${standIn} ?? ${loadReal}` : loadReal};`,
           'export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });',
-          ...functions.map(([key]) => `export function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); }`),
+          // `new` on the wrapper makes an object of the built-in class (a subclass of the wrapper keeps its own new.target).
+          ...functions.map(([key]) => `export function ${key}(...a) { const f = load().${key}; return new.target ? Reflect.construct(f, a, new.target === ${key} ? f : new.target) : f.apply(this, a); }`),
         ];
         return { contents: `${lines.join('\n')}\n`, loader: 'js', resolveDir: process.cwd() };
       });

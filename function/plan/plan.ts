@@ -15,7 +15,7 @@ import { alsoReloadedWarning, selectTarget } from './targets.ts';
 import { SharedStrings } from './shared-strings.ts';
 import { byteOrder } from '../model/order.ts';
 import { NodeReader, type MapNode } from '../model/nodes.ts';
-import { isReprintable, isTreeless, type Item, type KObject, relatedId, type ScannedIdentity, type ScannedSource, type SourceIndex } from '../model/object.ts';
+import { isReprintable, isTreeless, isVouchedFor, type Item, type KObject, relatedId, type ScannedIdentity, type ScannedSource, type SourceIndex } from '../model/object.ts';
 import { checkStampSite, currentStamp } from '../model/stamp-site.ts';
 import { LIVE_RECORD_ANNOTATION } from '../model/constants.ts';
 import { RECORD_SITE } from '../model/live-record.ts';
@@ -208,10 +208,21 @@ export class Planner {
     const previous = obj.annotations.get(LIVE_RECORD_ANNOTATION);
     if (previous !== undefined) site.previous = previous;
     const sameMap = stampSite?.kind === 'annotation' && stampSite.path.join('\0') === RECORD_SITE.path.join('\0');
-    const edit = sameMap ? undefined : this.planEdit(obj.item.node, RECORD_SITE, LIVE_RECORD_ANNOTATION);
+    const edit = sameMap ? undefined : this.editAt(obj, RECORD_SITE, LIVE_RECORD_ANNOTATION);
     if (edit) site.edit = edit;
     if (isReprintable(obj.item.readBy)) site.node = obj.item.node;
     return site;
+  }
+
+  /**
+   * The text edit at `site` of `obj`. Its window (TextEdit.window) is kept only where the subset reader read the
+   * object: a window stands for a block map of the subset reader's tree, and a list read item by item may hold
+   * items the yaml library read (read/resource-list-items.ts).
+   */
+  private editAt(obj: KObject, site: StampSite, key: string): EditPlan | undefined {
+    const edit = this.planEdit(obj.item.node, site, key);
+    if (edit?.window && !isVouchedFor(obj.item.readBy)) delete edit.window;
+    return edit;
   }
 
   /** An object hashed as a unit (a ModelConfig): its references, read once. */
@@ -257,7 +268,7 @@ export class Planner {
     if (out.siteOk) {
       const previous = currentStamp(obj.item.node, site, config.annotationKey);
       if (previous !== undefined) out.previous = previous;
-      const edit = this.planEdit(obj.item.node, site, config.annotationKey);
+      const edit = this.editAt(obj, site, config.annotationKey);
       if (edit) out.edit = edit;
       // A stamp without a text edit is written by printing the document again: only a reprintable one can be.
       if (isReprintable(obj.item.readBy)) out.node = obj.item.node;

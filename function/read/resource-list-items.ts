@@ -2,21 +2,26 @@
 // into its top-level keys and the entries of its `items` block list, and each part is read alone by the
 // subset reader, with node offsets counted in the whole text (text edits and the writer use them). The
 // caller plans each entry's items as they come and lets them go, so only one item's tree exists at a time
-// (besides those the plan keeps). What the scan or the reader declines is left to parseResourceList
-// (read/resource-list.ts), which reads the list whole and gives the same items and results.
-import { MapNode, PairNode, ScalarNode, SeqNode, type Node } from '../model/nodes.ts';
-import type { Item } from '../model/object.ts';
+// (besides those the plan keeps). An entry the subset reader declines is taken from the yaml library's
+// reading of the whole list; what the scan declines is left to parseResourceList (read/resource-list.ts),
+// which reads the list whole and gives the same items and results.
+import { MapNode, nodeRange, PairNode, ScalarNode, SeqNode, type Node } from '../model/nodes.ts';
+import type { Item, ReadBy } from '../model/object.ts';
 import type { Result } from '../model/results.ts';
-import { entryItems, listFacts, listHeader, type ResourceList } from './resource-list.ts';
+import { entryItems, listFacts, listHeader, readListWithLibrary, type ResourceList } from './resource-list.ts';
 import { plainSubsetText, readSubsetPart } from './subset-yaml.ts';
 
 /** A ResourceList split into parts, its header read. */
 export interface ListItems {
   rl: ResourceList;
   /**
-   * Reads the items in input order and gives each entry's objects to `take`. False as soon as an entry is
-   * outside the subset (parseResourceList then decides). Else the results of entries that are not objects:
-   * any result refuses the list, as parseResourceList does.
+   * Reads the items in input order and gives each entry's objects to `take`. An entry outside the subset is
+   * taken from the yaml library's reading of the whole list, made once (readListWithLibrary), so the other
+   * entries are still read alone and vouched for: a stamp in them is read back by its window, not by reading
+   * the whole list with the library a second time (SECURITY.md "Bounded work"). Gives the results that
+   * refuse the list — the library's when it reads one (YAML errors first, as parseResourceList reports them),
+   * else those of entries that are not objects — or false when the library's entries are not the scan's
+   * (parseResourceList then decides).
    */
   read(take: (items: Item[]) => void): Result[] | false;
 }
@@ -63,18 +68,46 @@ export function splitResourceList(text: string): ListItems | undefined {
       const results: Result[] = [];
       // Entries on the `items` line itself (`items: [...]`) were read with the header.
       const count = block ? block.dashes.length : header.entries.length;
+      // The library's entries, read the first time the subset reader declines one.
+      let library: ReadonlyArray<Node | null> | undefined;
       for (let i = 0; i < count; i++) {
         const dash = block?.dashes[i];
-        const node = dash === undefined ? header.entries[i] : readSubsetPart(text, dash, ends.get(dash)!, block!.column)?.value;
-        if (node === undefined) return false;
+        let node = dash === undefined ? header.entries[i] : readSubsetPart(text, dash, ends.get(dash)!, block!.column)?.value;
+        let readBy: ReadBy = 'subset';
+        if (node === undefined) {
+          if (!library) {
+            const read = readListWithLibrary(text);
+            if ('results' in read) return read.results;
+            library = sameEntries(read.root, block!, ends);
+            if (!library) return false;
+          }
+          node = library[i]!;
+          readBy = 'yaml-document';
+        }
         const items: Item[] = [];
-        entryItems(node, i, undefined, items, results);
+        entryItems(node, i, readBy, items, results);
         // Once the list is refused nothing is planned; the rest is still read (it may be outside the subset).
         if (results.length === 0) take(items);
       }
       return results;
     },
   };
+}
+
+/**
+ * The entries of the library's `items` list when they are the scan's: as many, each inside its part (from its
+ * `-` to the next part's line). Only then does an entry the library read stand where the scan put it.
+ */
+export function sameEntries(root: Node | null, block: Pick<NonNullable<Parts['items']>, 'dashes'>, ends: ReadonlyMap<number, number>): ReadonlyArray<Node | null> | undefined {
+  const header = listHeader(root);
+  if ('results' in header || header.entries.length !== block.dashes.length) return undefined;
+  const inside = (node: Node | null, i: number): boolean => {
+    const dash = block.dashes[i]!;
+    const range = nodeRange(node);
+    // An empty entry has no range to compare: it refuses the list either way (entryItems).
+    return range === undefined ? node === null : range[0] > dash && range[1] <= ends.get(dash)!;
+  };
+  return header.entries.every(inside) ? header.entries : undefined;
 }
 
 /** A line's first character after its indentation, and that indentation. */

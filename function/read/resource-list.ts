@@ -11,7 +11,7 @@ import { errorResult, type FileRef, type Result } from '../model/results.ts';
 import { readSubsetStream } from './subset-yaml.ts';
 import { blockIndent, child, isMapNode, isScalarNode, isSeqNode, stringValue, type MapNode, type Node } from '../model/nodes.ts';
 import { fromYaml } from './from-yaml.ts';
-import type { Item } from '../model/object.ts';
+import type { Item, ReadBy } from '../model/object.ts';
 import { type ReadMode, yaml11Result } from './parse-yaml.ts';
 
 export interface ResourceList {
@@ -38,13 +38,22 @@ const RL_API_VERSIONS = new Set(['config.kubernetes.io/v1', 'config.kubernetes.i
 export function parseResourceList(text: string, mode: ReadMode = 'fast'): { rl: ResourceList; items: Item[] } | { results: Result[] } {
   const subset = mode === 'fast' ? readSubsetStream(text) : undefined;
   if (subset?.length === 1 && subset[0]!.contents) return readList(subset[0]!.contents, text, undefined);
+  const read = readListWithLibrary(text);
+  return 'results' in read ? read : readList(read.root, text, read.doc);
+}
+
+/**
+ * The list's text read by the yaml library, as the light tree of its root, or the results that refuse it (YAML
+ * errors, unprintable scalars, a YAML 1.1 directive), in the order the whole reading reports them.
+ */
+export function readListWithLibrary(text: string): { doc: Document; root: Node | null } | { results: Result[] } {
   const lines = new LineCounter();
   const doc = parseYamlDocument(text, { lineCounter: lines });
   if (doc.errors.length > 0) return { results: doc.errors.map((e) => yamlErrorResult(e, lines, undefined)) };
   const unprintable = unprintableNodes(doc, text, lines, undefined);
   if (unprintable.length > 0) return { results: unprintable };
   if (doc.directives.yaml.explicit && doc.directives.yaml.version !== '1.2') return { results: [yaml11Result(undefined)] };
-  return readList(fromYaml(doc.contents), text, doc);
+  return { doc, root: fromYaml(doc.contents) };
 }
 
 function readList(root: unknown, text: string, doc: Document | undefined): { rl: ResourceList; items: Item[] } | { results: Result[] } {
@@ -53,7 +62,7 @@ function readList(root: unknown, text: string, doc: Document | undefined): { rl:
   const items: Item[] = [];
   const results: Result[] = [];
   // The subset reader declines aliases, merge keys and over-deep nesting: its items need no safety walk.
-  header.entries.forEach((node, i) => entryItems(node, i, doc, items, results));
+  header.entries.forEach((node, i) => entryItems(node, i, doc ? 'yaml' : 'subset', items, results));
   if (results.length > 0) return { results };
   if (doc) liftItemHeadComments(doc);
   return { rl: listFacts(header.root, text, doc), items };
@@ -77,9 +86,9 @@ export function listHeader(root: unknown): { root: MapNode; entries: ReadonlyArr
 
 /**
  * Adds the objects of `items[i]` to `items` (a list wrapper gives its entries), or to `results` why it is
- * none. `doc`: the yaml library's document it was read from (absent: the subset reader read it).
+ * none. `readBy`: the reader that read it (`yaml` only when the list's library document can print it again).
  */
-export function entryItems(node: Node | null, i: number, doc: Document | undefined, items: Item[], results: Result[]): void {
+export function entryItems(node: Node | null, i: number, readBy: ReadBy, items: Item[], results: Result[]): void {
   if (!isMapNode(node)) {
     results.push(errorResult('INVALID_OBJECT', `items[${i}] is not a Kubernetes object`));
     return;
@@ -88,7 +97,6 @@ export function entryItems(node: Node | null, i: number, doc: Document | undefin
   // An item that wraps a list (kind List, SecretList …): its entries are the objects, as Argo CD reads them.
   const unwrapped = unwrapList(node, file);
   if ('result' in unwrapped) results.push(unwrapped.result);
-  const readBy = doc === undefined ? 'subset' : 'yaml';
   for (const object of unwrapped.objects) items.push({ node: object, ...(file ? { file } : {}), readBy });
 }
 

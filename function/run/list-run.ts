@@ -1,6 +1,7 @@
 // Run stage for KRM function mode (`fn`): a ResourceList read item by item where a line scan can split it
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
-// with results. A list is one document: what the item-by-item reading declines, the whole reading takes.
+// with results. A list is one document: an item outside the subset comes from the yaml library's reading of
+// the whole list, and a list the line scan cannot split is read whole.
 import { apply, startPlan } from './apply.ts';
 import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runInProcess } from '../support/run-cli.ts';
 import { assertFailsClosed, assertWithinBaseline, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
-import { deployment, secret, stampsIn, stream } from '../support/objects.ts';
+import { asResourceList, deployment, secret, stampsIn, stream } from '../support/objects.ts';
 import { sized } from '../support/sizes.ts';
 
 test.before(requireBundle);
@@ -67,6 +67,13 @@ test(`a duplicate key after ${n(KEYS)} anchored keys is found, with its line, wi
   assertFailsClosed(r, 'duplicate key');
   const line = text.split('\n').indexOf('  k1: again') + 1;
   assert.ok(r.stderr.includes(`duplicate key at line ${line}, column 3`), r.stderr);
+});
+
+test(`${n(KEYS)} keys with one anchor in a ResourceList item: stamped by fn within 2 × the yaml library (#12)`, () => {
+  const text = asResourceList([DB, anchoredMap(KEYS), deployment('web', { secret: 'db' })]);
+  const r = assertWithinBaseline(() => runMeasured(['fn'], { stdin: text }), text, 'anchored item');
+  assert.is(r.code, 0, r.stderr.slice(0, 300));
+  assert.is(stampsIn(r.stdout).length, 1, 'the Deployment is stamped');
 });
 
 /** A ConfigMap `lines` whose value `text` is a quoted scalar of `n` lines, each with a trailing space and, double-quoted, an escape. */

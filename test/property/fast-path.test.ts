@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { asResourceList, asStream, bundleDocuments } from '../../bench/generate-bundle.ts';
+import { splitResourceList } from '../../function/read/resource-list-items.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import { bothReaders } from '../support/both-readers.ts';
 import { runInProcess } from '../support/run-cli.ts';
@@ -62,6 +63,33 @@ test('fn: a benchmark ResourceList of 1,000 objects prints the same either way',
   const fast = await bothReaders(['fn'], { stdin: text }, 'bench ResourceList');
   assert.is(fast.code, 0);
   assert.ok((fast.stdout.match(/rollstamp\.dev\/hash: "/g) ?? []).length >= 400, 'the targets were stamped');
+});
+
+test('fn: lists with items outside the subset, read item by item, print the same either way', async () => {
+  const docs = bundleDocuments(60);
+  const text = asResourceList(docs);
+  // An entry the subset reader declines, placed among the others; each list is still read item by item.
+  const entry = (yaml: string): string => yaml.replace(/^(?=.)/gm, '  ').replace(/^ {2}/, '- ');
+  const cases: Record<string, string> = {
+    'an anchored ConfigMap': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: anchored\ndata: &d\n  k: v\n',
+    'a stamped Deployment with an anchor': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: anchored-web\n  namespace: team-0\n  annotations: {rollstamp.dev/enabled: "true"}\nspec:\n  template:\n    metadata: &meta\n      labels: {app: t}\n    spec:\n      containers:\n      - name: c\n        envFrom:\n        - secretRef: {name: creds-0}\n',
+    'an alias inside a Deployment': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: aliased\n  namespace: team-0\n  annotations: {rollstamp.dev/enabled: "true"}\n  labels: &l {app: a}\nspec:\n  selector: {matchLabels: *l}\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n        - secretRef: {name: creds-0}\n',
+    'a tag': 'apiVersion: v1\nkind: !!str ConfigMap\nmetadata:\n  name: tagged\ndata:\n  k: v\n',
+    'a duplicate key': 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: dup\n  name: again\n',
+    'an alias to an earlier entry': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\ndata: *d\n',
+  };
+  const at = text.indexOf('\n- ', text.length >> 1) + 1;
+  for (const [label, yaml] of Object.entries(cases)) {
+    // The alias names the anchored ConfigMap's `&d`, in the entry before it.
+    const inserted = label === 'an alias to an earlier entry' ? entry(cases['an anchored ConfigMap']!) + entry(yaml) : entry(yaml);
+    const mixed = text.slice(0, at) + inserted + text.slice(at);
+    assert.ok(splitResourceList(mixed), `${label}: split`);
+    const fast = await bothReaders(['fn'], { stdin: mixed }, `fn, ${label}`);
+    if (label === 'a stamped Deployment with an anchor') {
+      const item = fast.stdout.slice(fast.stdout.indexOf('name: anchored-web'));
+      assert.match(item.slice(0, item.indexOf('\n- ')), 'rollstamp.dev/hash: "', 'the anchored Deployment is stamped');
+    }
+  }
 });
 
 test('ROLLSTAMP_READER takes fast or full, nothing else', async () => {

@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { asResourceList, bundleDocuments } from '../../bench/generate-bundle.ts';
 import { toPlain } from '../../function/model/nodes.ts';
 import type { Item } from '../../function/model/object.ts';
-import { splitResourceList } from '../../function/read/resource-list-items.ts';
-import { parseResourceList } from '../../function/read/resource-list.ts';
+import { sameEntries, splitResourceList } from '../../function/read/resource-list-items.ts';
+import { parseResourceList, readListWithLibrary } from '../../function/read/resource-list.ts';
 
 const HEAD = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
 const FC = 'functionConfig:\n  apiVersion: rollstamp.dev/v1alpha1\n  kind: RollstampConfig\n  spec:\n    selector: app=web\n';
@@ -88,7 +88,6 @@ const DECLINED: Record<string, string> = {
   'a duplicate key': HEAD + ITEMS + 'kind: ResourceList\n',
   'a duplicate items key': HEAD + ITEMS + 'items: []\n',
   'items holding a map': HEAD + 'items:\n  a: 1\n',
-  'an entry outside the subset (anchor)': HEAD + ITEMS + '- &a {kind: A}\n',
   'an entry left at a column between': HEAD + indented(ITEMS) + ' kind: X\n',
   'a dash in column 0 after indented entries': HEAD + indented(ITEMS) + '- kind: X\n',
   'not a ResourceList': 'apiVersion: v1\nkind: List\n' + ITEMS,
@@ -96,6 +95,53 @@ const DECLINED: Record<string, string> = {
   'comments only': '# nothing\n',
   'a JSON list': '{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[]}\n',
 };
+
+/** Entries the subset reader declines, between entries it reads: an anchor, a tag, an alias inside an entry. */
+const MIXED = HEAD + FC + ITEMS.replace('\n- ', '\n- &first\n  kind: Anchored\n  metadata: {name: a}\n- !!map\n  kind: Tagged\n  metadata: {name: t}\n- kind: Aliased\n  metadata: &m {name: m}\n  spec: {meta: *m}\n- ');
+
+test('an entry outside the subset is taken from the yaml library, the others from the subset reader', () => {
+  const list = splitResourceList(MIXED);
+  assert.ok(list, 'split');
+  const items: Item[] = [];
+  const read = list!.read((some) => items.push(...some));
+  assert.equal(read, []);
+  assert.is(list!.rl.doc, undefined, 'written by text edits');
+  const full = parseResourceList(MIXED, 'full');
+  assert.ok('items' in full);
+  if (!('items' in full)) return;
+  assert.equal(items.map((i) => toPlain(i.node)), full.items.map((i) => toPlain(i.node)), 'the objects the yaml library reads');
+  assert.equal(items.map((i) => i.node.start), full.items.map((i) => i.node.start), 'offsets in the whole text');
+  const ranges = (list: readonly Item[]) => list.map((i, k) => (items[k]!.readBy === 'subset' ? [] : [i.node.start, i.node.end]));
+  assert.equal(ranges(items), ranges(full.items), 'the library\'s entries as the whole reading has them');
+  const by = (kind: string): string | undefined => items.find((i) => (toPlain(i.node) as { kind?: string }).kind === kind)?.readBy;
+  assert.equal([by('Anchored'), by('Tagged'), by('Aliased')], ['yaml-document', 'yaml-document', 'yaml-document']);
+  assert.is(items.filter((i) => i.readBy === 'subset').length, 40, 'the other entries are vouched for');
+});
+
+test('a YAML error in an entry outside the subset refuses the list with the whole reading\'s results', () => {
+  const text = HEAD + ITEMS + '- &a\n  kind: A\n  kind: B\n';
+  const list = splitResourceList(text);
+  assert.ok(list);
+  let taken = 0;
+  const read = list!.read(() => taken++);
+  const whole = parseResourceList(text, 'fast');
+  assert.ok('results' in whole && whole.results.length > 0, 'the whole reading refuses it');
+  assert.equal(read, 'results' in whole ? whole.results : undefined);
+});
+
+test('library entries that are not the scan\'s are not used (each must lie inside its part)', () => {
+  const root = (text: string) => {
+    const read = readListWithLibrary(text);
+    assert.ok(!('results' in read));
+    return 'root' in read ? read.root : null;
+  };
+  const text = HEAD + 'items:\n- kind: A\n- kind: B\n';
+  const dashes = [text.indexOf('- kind: A'), text.indexOf('- kind: B')];
+  const ends = new Map([[dashes[0]!, dashes[1]!], [dashes[1]!, text.length]]);
+  assert.ok(sameEntries(root(text), { dashes }, ends), 'the same entries');
+  assert.is(sameEntries(root(HEAD + 'items:\n- kind: A\n'), { dashes }, ends), undefined, 'fewer entries');
+  assert.is(sameEntries(root(HEAD + 'items:\n- kind: B\n- kind: A\n  x: 1\n'), { dashes }, ends), undefined, 'an entry past its part');
+});
 
 for (const [label, text] of Object.entries(DECLINED)) {
   test(`declined, left to the whole reading: ${label}`, () => {
