@@ -1,12 +1,14 @@
-// Runs the core over a few made-up documents while the image's startup snapshot is made (#37), so that the functions
-// a render calls are compiled already in the blob's heap and a render does not compile them again: about a fifth of
-// a 3-object render's instructions on node 24 went to V8 compiling functions on their first call.
+// Runs commands over a few made-up documents while the image's startup snapshot is made (#37), so that the functions
+// a render calls are compiled already in the blob's heap and a render does not compile them again: about a quarter
+// of a 3-object render's instructions on node 24 went to V8 compiling functions on their first call.
 //
-// The documents are written here, the settings are the core's defaults and no hash key is used: nothing of the
-// build's environment, files or settings goes in. Every run's result is dropped; snapshot-entry.ts gives the
-// hashing a stand-in for node:crypto meanwhile (crypto must not load while the blob is made), so no digest made
-// here is a real one either. test/e2e/snapshot.test.ts holds the blob's output byte-identical to the bundle's and
-// finds none of these names in the blob.
+// The documents are written here, the settings are the defaults (every workload a target for the core's runs), the
+// CLI's environment is empty and no hash key is used: nothing of the build's environment, files or settings goes
+// in. Every run's result is dropped; snapshot-entry.ts gives the hashing a stand-in for node:crypto meanwhile
+// (crypto must not load while the blob is made), so no digest made here is a real one either.
+// test/e2e/snapshot.test.ts holds the blob's output byte-identical to the bundle's, and finds none of these names in
+// the heap of a process started from the blob (V8's own result caches may still hold a copy in the blob's bytes,
+// which nothing reaches).
 import { DEFAULT_CONFIG, diffStamps, startListRun, startStreamRun, type Config, type RunOutcome } from '../function/index.ts';
 import { Readable, Writable } from 'node:stream';
 import { runCli } from './cli/run-cli.ts';
