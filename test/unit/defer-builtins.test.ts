@@ -1,6 +1,8 @@
 // build/defer-builtins.mjs: a deferred built-in loads on the first call of one of its functions, and what its
 // functions give is what the built-in's give — also a class made with `new`, whose objects keep the built-in's
-// prototype (the wrapper's would have none of its methods).
+// prototype (the wrapper's would have none of its methods). With stand-ins (the startup snapshot's build), one on
+// globalThis answers only while it is there.
+// Leaves dist/ alone: it bundles small entries into temp directories with esbuild's API, never with build.mjs.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
