@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { deferBuiltins, STAND_IN_KEY } from '../../build/defer-builtins.mjs';
 import { tempDir, removeTempDirs } from '../support/temp-dirs.ts';
 
-/** The bundle's require(), as build.mjs gives the CLI's. */
+/** The bundle's require(), as the CLI's bundle gets it (its banner). */
 const REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);";
 
 /** Bundles `source` with child_process and crypto deferred (`standIns` as the snapshot's build), runs it, and gives its stdout's lines. */

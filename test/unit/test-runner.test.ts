@@ -152,7 +152,7 @@ const packLeavesDist = (call: string): boolean => call.includes("'--ignore-scrip
 
 test('a test file that packs or builds runs alone, or says why it leaves dist/ alone and packs only elsewhere or without scripts', () => {
   const rebuilds = /\['pack'|'pack', |npm run build|build\.mjs|\['run', 'build'/;
-  const marked = [...testSources()].filter(([f, text]) => f.endsWith('.test.ts') && f !== 'test/unit/test-runner.test.ts' && rebuilds.test(text.replace(/^\s*(\/\/|\*).*$/gm, '')));
+  const marked = [...testSources()].filter(([f, text]) => f.endsWith('.test.ts') && f !== 'test/unit/test-runner.test.ts' && rebuilds.test(text.replace(/^\s*(\/\/|\/?\*).*$/gm, '')));
   assert.ok(marked.some(([f]) => f === 'test/e2e/package.test.ts'), 'package.test.ts packs the bundle');
   for (const [f, text] of marked) {
     const head = text.slice(0, 2000);
