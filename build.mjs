@@ -175,7 +175,6 @@ async function buildSnapshotScript() {
   await build({
     ...common,
     metafile: false,
-    sourcemap: false,
     entryPoints: { rollstamp: 'plugin/snapshot-entry.ts' },
     outdir: 'build/snapshot',
     outExtension: { '.js': '.cjs' },
@@ -185,6 +184,9 @@ async function buildSnapshotScript() {
     banner: { js: "globalThis.__rollstampMainUrl = require('node:url').pathToFileURL(`${__dirname}/main.mjs`).href;" },
     // Deferred built-ins matter here too: crypto's native bindings are ones a worker of a process started from the
     // blob must be able to set up itself.
-    plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(DEFERRED_BUILTINS), lazyBuiltins, standaloneSchemaValidator],
+    plugins: [packageVersion, slimClientNode, yamlEsm, deferBuiltins(DEFERRED_BUILTINS, { standIns: true }), lazyBuiltins, standaloneSchemaValidator],
   });
+  // A stack from the blob names DIR/rollstamp-snapshot.cjs, the name build-snapshot.mjs gives the script while the blob
+  // is made: its map sits with the others under that name (`external`: the script itself names no map).
+  renameSync('build/snapshot/rollstamp.cjs.map', `${SOURCEMAPS}/rollstamp-snapshot.cjs.map`);
 }

@@ -7,7 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments } from 'yaml';
-import { IMAGE_BUNDLE, KUBE_API_VERSIONS, PLUGIN_FILE, type ArgoParam as Param } from '../support/argocd-request.ts';
+import { IMAGE_LAUNCHER, KUBE_API_VERSIONS, PLUGIN_FILE, type ArgoParam as Param } from '../support/argocd-request.ts';
 import { obtainHelm } from '../support/helm.ts';
 import { runBundle } from '../support/run-cli.ts';
 import { removeTempDirs, requireBundle, ROOT, run, tempDir, testNeeding, testNeedingTool, type Run } from '../support/tools.ts';
@@ -117,12 +117,12 @@ const DIRECTORY_REPO: Files = {
 
 // ---- argocd/ itself -------------------------------------------------------------------------------------
 
-test('argocd/plugin.yaml: rollstamp v1, generate = node /app/rollstamp.js generate, no discovery, every app setting announced without a default', () => {
+test('argocd/plugin.yaml: rollstamp v1, generate = the image\'s launcher, rollstamp generate, no discovery, every app setting announced without a default', () => {
   const plugin = parse(readFileSync(PLUGIN_FILE, 'utf8')) as Record<string, any>;
   assert.is(plugin.apiVersion, 'argoproj.io/v1alpha1');
   assert.is(plugin.kind, 'ConfigManagementPlugin');
   assert.is(`${plugin.metadata.name}-${plugin.spec.version}`, 'rollstamp-v1');
-  assert.equal(plugin.spec.generate, { command: ['node', IMAGE_BUNDLE], args: ['generate'] });
+  assert.equal(plugin.spec.generate, { command: [IMAGE_LAUNCHER], args: ['generate'] });
   assert.is(plugin.spec.discover, undefined, 'no discover block: selected by name only');
   assert.is(plugin.spec.init, undefined);
   const announced = plugin.spec.parameters.static as Record<string, unknown>[];

@@ -17,7 +17,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { obtainHelm } from '../support/helm.ts';
-import { requestEnv, type ArgoParam } from '../support/argocd-request.ts';
+import { PLUGIN_FILE, requestEnv, type ArgoParam } from '../support/argocd-request.ts';
 import { runBundle } from '../support/run-cli.ts';
 import { findOnPath, removeTempDirs, requireBundle, ROOT, run, stampsIn, tempDir, type Run } from '../support/tools.ts';
 import { buildImage, type Image } from '../support/image-build.ts';
@@ -153,7 +153,7 @@ it('rollstamp fn on a ResourceList: the same stamped list as the checkout bundle
 });
 
 for (const app of ['basic', 'kustomize', 'helm']) {
-  it(`generate on argocd/examples/${app}-app.yaml with Argo CD's environment and the kit's sidecar env: the checkout bundle's output`, async () => {
+  it(`the plugin's generate command on argocd/examples/${app}-app.yaml with Argo CD's environment and the kit's sidecar env: the checkout bundle's output`, async () => {
     const img = await built();
     const application = parse(readFileSync(join(ROOT, 'argocd', 'examples', `${app}-app.yaml`), 'utf8'));
     const source = application.spec.source;
@@ -175,7 +175,9 @@ for (const app of ['basic', 'kustomize', 'helm']) {
         ...(source.plugin.parameters ? { params: source.plugin.parameters as ArgoParam[] } : {}),
       }),
     };
-    const inImage = runInImage(img, ['generate'], { env, tmp, cwd: `/tmp/_cmp_server/2f4b1c9e-6d3a-4e8f-9a71-0c5d2e8b4f16/${source.path}` });
+    // As argocd-cmp-server runs it: argocd/plugin.yaml's command and args, found on the image's PATH, no entrypoint.
+    const generate = parse(readFileSync(PLUGIN_FILE, 'utf8')).spec.generate as { command: string[]; args?: string[] };
+    const inImage = runInImage(img, [...generate.command, ...(generate.args ?? [])], { entrypoint: [], env, tmp, cwd: `/tmp/_cmp_server/2f4b1c9e-6d3a-4e8f-9a71-0c5d2e8b4f16/${source.path}` });
     assert.is(inImage.code, 0, inImage.stderr);
     assert.ok(stampsIn(inImage.stdout).length >= 1, 'workloads are stamped');
     const onHost = runOnHost(img, ['generate'], { env: { ...env, HOME: tempDir('image-host-home') }, cwd: join(checkout, source.path) });

@@ -2,9 +2,11 @@
 // here with this machine's node in a copy of dist/: a process started from the blob behaves as the bundle does, byte
 // for byte (stdout, stderr, exit status) — the golden cases, every command a render runs, errors, --debug, help,
 // the worker thread, SIGTERM on either thread, out of heap — and reads its settings when it runs, never when the blob
-// was made. The image's launcher runs the blob when it is there and the bundle when it is not.
+// was made. Nothing of the warm-up that compiled the CLI in the blob is left for a run to reach, and a stack from the
+// blob maps back to the sources. The image's launcher runs the blob when it is there and the bundle when it is not.
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,6 +15,7 @@ import { asResourceList, configMap, deployment, secret, stampsIn, stream } from 
 import { BUNDLE, inParallel, ROOT, runProcess, runProcessAsync, type ProcessOpts, type ProcessRun } from '../support/run-cli.ts';
 import { sized } from '../support/sizes.ts';
 import { removeTempDirs, requireBundle, tempDir } from '../support/tools.ts';
+import { WARMUP_MARK } from '../../plugin/snapshot-warmup.ts';
 
 requireBundle();
 const SCRIPT = join(ROOT, 'build', 'snapshot', 'rollstamp.cjs');
@@ -75,10 +78,7 @@ function configMaps(n: number): string {
 
 const cases = loadCases();
 /** Every case under CI; elsewhere the first of each area (the golden suite runs the bundle on every third). */
-const sampled = sized(
-  cases,
-  cases.filter((c, i) => cases.findIndex((o) => o.name.split('/')[0] === c.name.split('/')[0]) === i),
-);
+const sampled = sized(cases, cases.filter((c, i) => cases.findIndex((o) => o.name.split('/')[0] === c.name.split('/')[0]) === i));
 
 test(`golden cases from the blob: the expected output, warnings and errors (${sampled.length} of ${cases.length}) (#37)`, async () => {
   const runs = await inParallel(sampled, (c: GoldenCase) => rollstamp(app, true, stampArgs(c), { cwd: c.dir }));
@@ -192,7 +192,7 @@ test('SIGTERM while a run from the blob reads its input ends it with 143, one li
 test('the image\'s launcher runs the blob when it is there and the bundle when it is not, with the same output (#37)', async () => {
   const launcher = (dir: string): string => {
     const bin = tempDir('snapshot-bin');
-    writeFileSync(join(bin, 'rollstamp'), readFileSync(join(ROOT, 'image', 'rollstamp.sh'), 'utf8').replaceAll('/app/', `${dir}/`), { mode: 0o755 });
+    writeFileSync(join(bin, 'rollstamp'), readFileSync(join(ROOT, 'image', 'rollstamp.sh'), 'utf8').replaceAll('/app/', `${dir}/`).replaceAll('exec node ', `exec ${process.execPath} `), { mode: 0o755 }); // the node that made the blob
     return join(bin, 'rollstamp');
   };
   const bare = tempDir('snapshot-bare');
@@ -214,6 +214,29 @@ test('the image\'s launcher runs the blob when it is there and the bundle when i
     const r = await runProcessAsync(launcher(app), argv);
     assert.is(r.stdout, (await rollstamp(app, false, argv)).stdout, argv.join(' '));
   }
+});
+
+test('a process started from the blob reaches nothing of the warm-up that compiled the CLI in it, and hashes with node:crypto (#37)', () => {
+  const file = join(tempDir('snapshot-heap'), 'blob.heapsnapshot');
+  const script = `if (globalThis[Symbol.for('rollstamp.builtin-stand-in')] !== undefined) process.exit(5); require('node:v8').writeHeapSnapshot(${JSON.stringify(file)});`;
+  const r = runProcess(process.execPath, ['--snapshot-blob', join(app, 'rollstamp.blob'), '-e', script]);
+  assert.is(r.code, 0, `no stand-in for node:crypto is left on globalThis (exit 5): ${r.stderr}`);
+  const { strings } = JSON.parse(readFileSync(file, 'utf8')) as { strings: string[] };
+  // The made-up namespaces are `${WARMUP_MARK}-<n>` (the script's own text holds the mark alone); the CLI is there.
+  assert.equal(strings.filter((t) => t.includes(`${WARMUP_MARK}-`)), [], 'nothing the warm-up read or made');
+  assert.ok(strings.some((t) => t.includes('runCli')), 'the heap holds the CLI');
+});
+
+test('a stack from the blob maps back to the sources with build/sourcemap/rollstamp-snapshot.cjs.map (#37)', () => {
+  // start() of snapshot-entry.ts, given no directory to start from, throws where it makes the worker's URL.
+  const script = "try { globalThis[Symbol.for('rollstamp.snapshot')].start(Symbol('no directory')); } catch (err) { console.log(err.stack); }";
+  const r = runProcess(process.execPath, ['--snapshot-blob', join(app, 'rollstamp.blob'), '-e', script]);
+  const frame = /\((.*)\/rollstamp-snapshot\.cjs:(\d+):(\d+)\)/.exec(r.stdout);
+  assert.ok(frame, `a frame in the blob's script: ${r.stdout}${r.stderr}`);
+  assert.is(frame[1], app, 'named where the blob was made');
+  const entry = new SourceMap(JSON.parse(readFileSync(join(ROOT, 'build', 'sourcemap', 'rollstamp-snapshot.cjs.map'), 'utf8'))).findEntry(Number(frame[2]) - 1, Number(frame[3]) - 1) as { originalSource?: string; originalLine?: number };
+  assert.match(entry.originalSource ?? '', /plugin\/snapshot-entry\.ts$/);
+  assert.match(readFileSync(join(ROOT, 'plugin', 'snapshot-entry.ts'), 'utf8').split('\n')[entry.originalLine!] ?? '', /__rollstampMainUrl/, 'the line that makes the URL');
 });
 
 test('build-snapshot.mjs refuses a directory that is not a copy of dist/, in one line, and writes nothing (#37)', () => {

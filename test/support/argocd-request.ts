@@ -13,8 +13,8 @@ import { PROCESS_TWINS } from './sizes.ts';
 import { BUNDLE, ROOT, runProcess, type ProcessRun } from './run-cli.ts';
 
 export const PLUGIN_FILE = join(ROOT, 'argocd', 'plugin.yaml');
-/** Where the image keeps the bundle (Dockerfile); replaced by dist/rollstamp.js here. */
-export const IMAGE_BUNDLE = '/app/rollstamp.js';
+/** The plugin's command: the image's launcher (image/rollstamp.sh), which runs the CLI; replaced by the bundle here. */
+export const IMAGE_LAUNCHER = 'rollstamp';
 /** ARGOCD_APP_REVISION: the resolved commit. */
 export const REVISION = '4f2d6c1e9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
 /** KUBE_API_VERSIONS of the default destination: group/versions and group/version/Kinds, as Argo CD lists them. */
@@ -87,12 +87,16 @@ export function generateEnv(req: ArgoRequest, home: string): Record<string, stri
   return { PATH: path, HOME: home, ...req.sidecarEnv, ...requestEnv(req) };
 }
 
-/** The generate command from argocd/plugin.yaml: command, then args, with the image's bundle path swapped. */
+/**
+ * The generate command from argocd/plugin.yaml: command, then args, with the image's launcher run as this node and
+ * dist/rollstamp.js (the launcher runs the same CLI, from the image's startup snapshot when it has one:
+ * test/e2e/snapshot.test.ts holds the two outputs byte-identical).
+ */
 export function generateArgv(): string[] {
   const generate = (parse(readFileSync(PLUGIN_FILE, 'utf8')) as { spec: { generate: { command: string[]; args?: string[] } } }).spec.generate;
   const argv = [...generate.command, ...(generate.args ?? [])];
-  assert.is(argv.filter((a) => a === IMAGE_BUNDLE).length, 1, `argocd/plugin.yaml generate must name ${IMAGE_BUNDLE} once: ${argv.join(' ')}`);
-  return argv.map((a) => (a === IMAGE_BUNDLE ? BUNDLE : a));
+  assert.is(argv[0], IMAGE_LAUNCHER, `argocd/plugin.yaml generate must run the image's launcher, ${IMAGE_LAUNCHER}: ${argv.join(' ')}`);
+  return [process.execPath, BUNDLE, ...argv.slice(1)];
 }
 
 /** The plugin's generate command in `cwd`, stdin closed, with exactly `env`. */
