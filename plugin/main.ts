@@ -194,7 +194,7 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
  * in node's flags or NODE_OPTIONS), which then applies as node reads it.
  */
 function youngGenerationMb(): number | undefined {
-  const given = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv].some((arg) => /^--max[-_]semi[-_]space[-_]size=/.test(arg));
+  const given = nodeFlags().some((arg) => /^--max[-_]semi[-_]space[-_]size=/.test(arg));
   return given ? undefined : WORKER_YOUNG_GENERATION_MB;
 }
 
@@ -205,11 +205,16 @@ function youngGenerationMb(): number | undefined {
  */
 function oldSpaceMb(): number {
   let mb: number | undefined;
-  for (const arg of [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]) {
+  for (const arg of nodeFlags()) {
     const m = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(arg);
     if (m) mb = Number(m[1]);
   }
   return mb !== undefined && mb > 0 ? mb : Math.floor(getHeapStatistics().heap_size_limit / MIB);
+}
+
+/** node's flags as node reads them: NODE_OPTIONS first, then the command line's (a later one wins). */
+function nodeFlags(): string[] {
+  return [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
 }
 
 /** Whether `bytes` is the whole of its ArrayBuffer, so the buffer can be moved to the other thread. */
