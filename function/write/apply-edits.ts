@@ -9,6 +9,12 @@ export function applyTextEdits(text: string, base: number, edits: readonly TextE
   return textEditPieces(text, base, edits).join('');
 }
 
+/** The last of `pieces` with text in it: the text they join to ends as it does. */
+export function lastNonEmpty(pieces: readonly string[]): string | undefined {
+  for (let i = pieces.length - 1; i >= 0; i--) if (pieces[i] !== '') return pieces[i];
+  return undefined;
+}
+
 /**
  * `applyTextEdits`'s result as the pieces it joins: slices of `text` (which share its memory) around the inserts.
  * A stream's writer joins every document's pieces once, rather than each stamped document into a copy first (#37).

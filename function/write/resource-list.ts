@@ -5,7 +5,7 @@ import type { Result } from '../model/results.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { ResourceList } from '../read/resource-list.ts';
 import { detectFormat } from './format.ts';
-import { textEditPieces } from './apply-edits.ts';
+import { lastNonEmpty, textEditPieces } from './apply-edits.ts';
 import { assertEditsReadBack } from './read-back.ts';
 import { resultsYaml } from './results-yaml.ts';
 
@@ -44,12 +44,7 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   // No anchors (results share objects, one resourceRef, and kpt refuses aliases in its input): resultsYaml
   // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.
   const block = resultsYaml(results);
-  return [...pieces, ...(endsWithLineBreak(pieces) ? [] : ['\n']), crlf ? block.replace(/\n/g, '\r\n') : block];
-}
-
-/** Whether the text the pieces join to ends with a line break. */
-function endsWithLineBreak(pieces: readonly string[]): boolean {
-  for (let i = pieces.length - 1; i >= 0; i--) if (pieces[i] !== '') return pieces[i]!.endsWith('\n');
-  return false;
+  const ended = lastNonEmpty(pieces)?.endsWith('\n') === true;
+  return [...pieces, ...(ended ? [] : ['\n']), crlf ? block.replace(/\n/g, '\r\n') : block];
 }
 

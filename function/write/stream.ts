@@ -4,7 +4,7 @@ import { isVouchedFor } from '../model/object.ts';
 import type { TextEdit } from '../model/target.ts';
 import type { StreamDoc } from '../read/stream.ts';
 import { detectFormat } from './format.ts';
-import { textEditPieces } from './apply-edits.ts';
+import { lastNonEmpty, textEditPieces } from './apply-edits.ts';
 import { assertEditsReadBack } from './read-back.ts';
 
 /**
@@ -38,12 +38,6 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
 function itemsOf(d: StreamDoc): number[] {
   const first = d.firstItem ?? 0;
   return Array.from({ length: d.itemCount ?? 0 }, (_, i) => first + i);
-}
-
-/** The last piece with text in it: the document's text ends as it does. */
-function lastNonEmpty(pieces: readonly string[]): string | undefined {
-  for (let i = pieces.length - 1; i >= 0; i--) if (pieces[i] !== '') return pieces[i];
-  return undefined;
 }
 
 /**
