@@ -2,8 +2,8 @@
 // (else read whole) → its functionConfig → plan → the live sources it needs → apply → the list written back
 // with results. A list is one document: an item outside the subset comes from the yaml library's reading of
 // the whole list, and a list the line scan cannot split is read whole.
-import { apply, startPlan } from './apply.ts';
-import { failedOutcome, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
+import { startPlan } from './apply.ts';
+import { applyOnce, failedOutcome, finishWithFallback, needsOf, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import { type RawSettings, readConfig } from '../config/config.ts';
 import { readConfigObject } from '../config/config-object.ts';
 import type { Config, ReadLimits } from '../model/config.ts';
@@ -29,7 +29,11 @@ export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'>, P
  */
 export type Refusal = { results: Result[] } | { message: string };
 
-type Planned = { rl: ResourceList; plan: Plan; settings: Readonly<RawSettings> } | { refused: Refusal };
+/**
+ * The list read and planned. `plan` is taken by the run's one `apply` (applyOnce), so it can go before the list is
+ * written: writing needs only the list's text and the outcome (#37).
+ */
+type Planned = { rl: ResourceList; plan: Plan | undefined; settings: Readonly<RawSettings> } | { refused: Refusal };
 
 /** A list's run, with every setting of its functionConfig as given (validated), for those only the plugin reads. */
 export interface ListRun extends Run {
@@ -46,11 +50,11 @@ export interface ListRun extends Run {
 export function startListRun(text: string, options: ListRunOptions = {}): ListRun | { refused: Refusal } {
   const first = readAndPlan(text, options.reader ?? DEFAULT_READ_MODE, options);
   if ('refused' in first) return first;
-  const { config } = first.plan;
+  const { config } = first.plan!;
   return {
     config,
     settings: first.settings,
-    needs: needsOf(first.plan),
+    needs: needsOf(first.plan!),
     finish(inputs: FinishInputs = {}): RunOutcome {
       const { fetched, versions, hashKey } = inputs;
       const { deadline } = options;
@@ -58,8 +62,7 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
       return finishWithFallback<Planned>(first, readAgain, (read) => {
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
-        const outcome = apply(read.plan, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
-        const counts = planCounts(read.plan);
+        const { outcome, counts } = applyOnce(read, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
         if (hasErrors(outcome.results)) return { ...outcome, outputPieces: [], ...counts };
         const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
         return output === undefined ? undefined : { ...outcome, outputPieces: output, ...counts };
@@ -74,7 +77,7 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
  */
 function readAndPlan(text: string, mode: ReadMode, options: ListRunOptions, known?: ListSettings, wanted?: readonly string[]): Planned {
   const read = (mode === 'fast' ? planItemByItem(text, options, wanted) : undefined) ?? planWhole(text, mode, options, known, wanted);
-  return 'plan' in read && read.plan.replan && !wanted ? readAndPlan(text, mode, options, known, read.plan.replan) : read;
+  return 'plan' in read && read.plan?.replan && !wanted ? readAndPlan(text, mode, options, known, read.plan.replan) : read;
 }
 
 /**

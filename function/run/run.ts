@@ -6,7 +6,7 @@ import type { FetchedSources, LiveVersions } from '../model/dependencies.ts';
 import type { LiveNeed, Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
 import type { ReadMode } from '../read/parse-yaml.ts';
-import type { StampOutcome } from './apply.ts';
+import { apply, type ApplyOptions, type StampOutcome } from './apply.ts';
 
 /**
  * What the process gives every run at its start, whatever the input's shape (#36): the plugin builds it once
@@ -98,4 +98,16 @@ export function finishWithFallback<R>(first: R, readAgain: readonly (() => R)[],
 /** RunOutcome's `objects` and `onlyKagent1x`, from a plan. */
 export function planCounts(plan: Plan): Pick<RunOutcome, 'objects' | 'onlyKagent1x'> {
   return { objects: plan.items, onlyKagent1x: plan.selectable === 0 && (plan.kagent1x?.length ?? 0) > 0 };
+}
+
+/**
+ * Applies a reading's plan, which the reading then no longer holds: a run applies it once, and nothing but this
+ * call's frame keeps it, so it can go before writing starts (a plan of 50,000 objects kept alive beside the
+ * output was most of the heap, #37).
+ */
+export function applyOnce(read: { plan: Plan | undefined }, options: ApplyOptions): { outcome: StampOutcome; counts: ReturnType<typeof planCounts> } {
+  const { plan } = read;
+  if (!plan) throw new Error('internal: a plan was applied twice');
+  read.plan = undefined;
+  return { outcome: apply(plan, options), counts: planCounts(plan) };
 }

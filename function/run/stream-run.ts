@@ -1,8 +1,8 @@
 // Run stage for plain multi-document streams (`stamp`, `explain`, `generate`, `diff`): read each document
 // (the subset reader, else the yaml library for that document alone) → plan → the live sources it needs →
 // apply → write. A stamp only a new rendering can write reads the streams again with the yaml library.
-import { apply, startPlan, type ApplyOptions, type StampOutcome } from './apply.ts';
-import { failedOutcome, failedRun, finishWithFallback, needsOf, planCounts, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
+import { startPlan } from './apply.ts';
+import { applyOnce, failedOutcome, failedRun, finishWithFallback, needsOf, type FinishInputs, type Run, type RunOutcome, type RunStart } from './run.ts';
 import type { Config } from '../model/config.ts';
 import type { Plan } from '../model/plan.ts';
 import { hasErrors, type Result } from '../model/results.ts';
@@ -76,17 +76,6 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
       }, 'streams');
     },
   };
-}
-
-/**
- * Applies the reading's plan, which it then no longer holds: a run applies it once, and nothing but this call's frame
- * keeps it, so it can go before writing starts.
- */
-function applyOnce(read: { plan: Plan | undefined }, options: ApplyOptions): { outcome: StampOutcome; counts: ReturnType<typeof planCounts> } {
-  const { plan } = read;
-  if (!plan) throw new Error('internal: a plan was applied twice');
-  read.plan = undefined;
-  return { outcome: apply(plan, options), counts: planCounts(plan) };
 }
 
 /**
