@@ -81,7 +81,7 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
       writing = true;
       return new Promise<void>((resolve) => {
         // Joined here: this thread's input is small (run-gate.ts), and one write is one system call to a pipe.
-        process.stdout.write(typeof text === 'string' ? text : text.join(''), (err) => {
+        process.stdout.write(typeof text === 'string' ? text : Array.from(text).join(''), (err) => {
           writing = false;
           if (err && ends.isEpipe(err)) process.exit(ends.sigpipeStatus);
           if (termPending) void terminate(' after the output was written');

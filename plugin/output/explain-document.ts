@@ -1,6 +1,7 @@
 // `explain -o json|yaml`: the report as data for machines. A dry run by nature: it says which targets a
 // `stamp` would change and why, and names each source's kind as Kubernetes does (`kind`, not an internal name).
 import { stringify } from 'yaml';
+import { arrayPieces, jsonPieces } from './json-pieces.ts';
 import { printableData, printableJson, targetId, type Kagent1xReport, type Result, type SourceReport, type TargetReport } from '../../function/index.ts';
 
 /** A source as explain prints it: `kind` for the object kind (Secret, ConfigMap, ModelConfig …). */
@@ -38,9 +39,28 @@ export function explanationOf(targets: readonly TargetReport[], results: readonl
 
 // Names as printable text (#21): JSON escapes them (the same value), YAML shows them as `\uXXXX` text.
 
-/** The report as JSON (two-space indent), ending in a newline. */
-export function explanationJson(doc: Explanation): string {
-  return `${printableJson(JSON.stringify(doc, null, 2))}\n`;
+/**
+ * The report as JSON (two-space indent), ending in a newline: the text of `JSON.stringify(explanationOf(…), null, 2)`,
+ * as pieces made while they are written, a target, a wouldChange entry or a result at a time (json-pieces.ts, #37).
+ */
+export function* explanationJson(targets: readonly TargetReport[], results: readonly Result[], kagent1x?: Kagent1xReport): Generator<string> {
+  // Overwriting a member keeps its place, so the members keep explanationOf's order.
+  const doc = {
+    ...explanationOf([], [], kagent1x),
+    wouldChange: arrayPieces(each(targets, (t) => (t.changed ? targetId(t) : undefined))),
+    targets: arrayPieces(each(targets, explainTarget)),
+    results: arrayPieces(results),
+  };
+  for (const piece of jsonPieces(Object.entries(doc))) yield printableJson(piece);
+  yield '\n';
+}
+
+/** `f` of each item, made as it is asked for; items `f` gives undefined for are left out. */
+function* each<T, U>(items: readonly T[], f: (item: T) => U | undefined): Generator<U> {
+  for (const item of items) {
+    const made = f(item);
+    if (made !== undefined) yield made;
+  }
 }
 
 /** The report as YAML, ending in a newline. */

@@ -11,6 +11,6 @@ export type ExplainReport = Pick<RunOutcome, 'targets' | 'results' | 'kagent1x'>
 /** `explain`'s formats, the default first. */
 export const EXPLAIN_OUTPUT: readonly OutputFormat<ExplainReport>[] = [
   { name: 'text', help: 'for people', render: (r) => renderExplainText(r.targets, r.results, r.kagent1x) },
-  { name: 'json', help: 'an Explanation document for machines (full digests)', render: (r) => explanationJson(explanationOf(r.targets, r.results, r.kagent1x)) },
+  { name: 'json', help: 'an Explanation document for machines (full digests)', render: (r) => explanationJson(r.targets, r.results, r.kagent1x) },
   { name: 'yaml', help: 'the same document as YAML', render: (r) => explanationYaml(explanationOf(r.targets, r.results, r.kagent1x)) },
 ];

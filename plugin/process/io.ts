@@ -2,9 +2,10 @@
 
 /**
  * What a command writes to standard output: its text, or the pieces of it in order (a stamped stream is slices of
- * its input, which are not joined into a copy to be written, #37).
+ * its input, which are not joined into a copy to be written; explain's JSON is made a target at a time while it is
+ * written, #37). Iterated once, after the whole run succeeded.
  */
-export type OutputText = string | readonly string[];
+export type OutputText = string | Iterable<string>;
 
 export interface Io {
   /** All of standard input. */

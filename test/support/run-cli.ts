@@ -25,7 +25,7 @@ export async function runInProcess(
   const io: Io = {
     readStdin: async () => (typeof opts.stdin === 'string' ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array())),
     writeStdout: async (t) => {
-      stdout += typeof t === 'string' ? t : t.join(''); // a stamped stream comes as its pieces (Io.OutputText)
+      stdout += typeof t === 'string' ? t : Array.from(t).join(''); // a stamped stream comes as its pieces (Io.OutputText)
     },
     writeStderr: (t) => {
       stderr += t;

@@ -43,7 +43,7 @@ async function run(argv: string[], env: Io['env'], cwd: string, stdin = ''): Pro
   let stderr = '';
   const io: Io = {
     readStdin: async () => new TextEncoder().encode(stdin),
-    writeStdout: async (t) => void (stdout += typeof t === 'string' ? t : t.join('')),
+    writeStdout: async (t) => void (stdout += typeof t === 'string' ? t : Array.from(t).join('')),
     writeStderr: (t) => void (stderr += t),
     env,
     cwd,
