@@ -3,6 +3,7 @@
 // groups, which main.ts kills on SIGTERM. Errors become one line here, as they always have.
 import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
 import { runCli } from './cli/run-cli.ts';
+import { collectGarbage } from './process/collect-garbage.ts';
 import { onChild } from './process/exec.ts';
 import type { Io } from './process/io.ts';
 import { reportError } from './process/report-error.ts';
@@ -98,6 +99,9 @@ export async function runWorker(): Promise<void> {
     env: start.env,
     cwd: start.cwd,
     signal: stop.signal,
+    // The worker runs the inputs too large for the process's own thread: where a run lets go of its plan, the
+    // collection keeps the heap from growing on over it (#37).
+    collectGarbage,
   };
   let exitCode: number;
   try {

@@ -15,10 +15,10 @@ import { splitResourceList } from '../read/resource-list-items.ts';
 import { serializeResourceList } from '../write/resource-list.ts';
 
 /**
- * A list run reads with `reader` and checks `deadline` (RunStart); it reports no phases. `maxReferences` and
- * `maxKeyWork` are the operator's caps (never from the functionConfig). Default: the config's.
+ * A list run reads with `reader`, checks `deadline` and calls `afterApply` (RunStart); it reports no phases.
+ * `maxReferences` and `maxKeyWork` are the operator's caps (never from the functionConfig). Default: the config's.
  */
-export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline'>, Partial<Pick<Config, 'maxReferences' | 'maxKeyWork'>> {
+export interface ListRunOptions extends Pick<RunStart, 'reader' | 'deadline' | 'afterApply'>, Partial<Pick<Config, 'maxReferences' | 'maxKeyWork'>> {
   /** The operator's bounds on the functionConfig's `spec.kinds` (#33); the deadline is the run's own. Default: the core's. */
   limits?: Omit<ReadLimits, 'deadline'>;
 }
@@ -63,6 +63,7 @@ export function startListRun(text: string, options: ListRunOptions = {}): ListRu
         // Read again with the settings already read, a list can be refused only by its reading's results.
         if ('refused' in read) return failedOutcome('results' in read.refused ? read.refused.results : []);
         const { outcome, counts } = applyOnce(read, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(deadline ? { deadline } : {}) });
+        options.afterApply?.();
         if (hasErrors(outcome.results)) return { ...outcome, outputPieces: [], ...counts };
         const output = serializeResourceList(read.rl, withEmptyNote(outcome.results, counts.objects), outcome.changed);
         return output === undefined ? undefined : { ...outcome, outputPieces: output, ...counts };

@@ -19,6 +19,11 @@ export interface RunStart {
   deadline?: Deadline;
   /** Called as each phase starts (`reading`, `planning`, `hashing`, `writing`): `--debug` shows them. Default: none. */
   trace?: (phase: string) => void;
+  /**
+   * Called once the plan is applied and let go, before anything is written (`plugin/` collects its garbage there:
+   * the plan was most of the heap, #37). Default: none.
+   */
+  afterApply?: () => void;
 }
 
 /** What a run is finished with: what the plugin read and loaded between start and finish. */

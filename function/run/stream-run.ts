@@ -69,6 +69,7 @@ export function startStreamRun(files: readonly StreamInput[], options: StreamRun
         if ('results' in read) return failedOutcome(read.results);
         options.trace?.('hashing');
         const { outcome, counts } = applyOnce(read, { ...(hashKey ? { hashKey } : {}), ...(fetched ? { fetched } : {}), ...(versions ? { versions } : {}), ...(options.keyDetail ? { keyDetail: true } : {}), ...(options.keyDigests ? { keyDigests: true } : {}), ...(options.sourceReports ? { sourceReports: true } : {}), ...(options.kagentPreview ? { kagentPreview: true } : {}), ...(deadline ? { deadline } : {}) });
+        options.afterApply?.();
         if (options.write === false) return { ...outcome, outputPieces: [], ...counts };
         options.trace?.('writing');
         const streams = read.parsed.map((docs) => serializeStream(docs, outcome.changed));

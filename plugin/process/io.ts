@@ -34,4 +34,11 @@ export interface Io {
    * run starts again in a worker (#37). Default: absent (every input is admitted).
    */
   admit?(bytes: number): void;
+  /**
+   * A full garbage collection, which a run asks for where it has just let go of most of what it held (its plan,
+   * once applied, #37). Set by the worker, which runs the large inputs: V8 collects the old generation only when
+   * it reaches a limit set at the last collection, so what a run lets go of stayed in the heap, and in the
+   * process's peak RSS, until the run ended. Default: absent (the run on the process's own thread is small).
+   */
+  collectGarbage?(): void;
 }

@@ -82,13 +82,14 @@ export function withDeadline(io: RunIo, deadline: RunDeadline): TimedRunIo {
   return { ...io, deadline };
 }
 
-/** What the core's runs are started with, from the run's settings and io: its reader, deadline and trace. */
+/** What the core's runs are started with, from the run's settings and io: its reader, deadline, trace and afterApply. */
 export function runStart(io: RunIo): RunStart {
   const { reader } = io.settings;
   return {
     ...(reader ? { reader } : {}),
     ...(io.deadline ? { deadline: io.deadline } : {}),
     ...(io.trace ? { trace: (phase: string) => io.trace?.(phase) } : {}),
+    ...(io.collectGarbage ? { afterApply: () => io.collectGarbage?.() } : {}),
   };
 }
 
