@@ -16,12 +16,19 @@ export function readStdin(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const take = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      size += chunk.length;
+    };
     process.stdin
-      .on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
+      .on('data', take)
+      .once('end', () => {
+        // The listener stays on process.stdin, which lives as long as the process: without it the chunks, a second
+        // copy of the input, can go at the next collection (#37).
+        process.stdin.off('data', take);
+        resolve(joined(chunks, size));
+        chunks.length = 0;
       })
-      .once('end', () => resolve(joined(chunks, size)))
       .once('error', reject);
   });
 }
