@@ -81,6 +81,8 @@ export async function runDiff(args: readonly string[], io: RunIo): Promise<numbe
   const config = await configFromFlags(values, io);
   const live = liveFlags(values);
   const before = await stampRender('OLD', oldPath, config, io, live);
+  // OLD's documents and hashing's garbage go before NEW is read: the worker collects once more (#37).
+  io.collectGarbage?.();
   const after = await stampRender('NEW', newPath, config, io, live);
   if (!values.quiet) printRenderWarnings([...before.results, ...after.results], io);
   const diff = diffStamps(before.targets, after.targets);
