@@ -1,6 +1,6 @@
 // Output stage: a JSON document as the pieces of its text, made while they are written (#37). A report of 50,000
-// targets is 52 MB of JSON: made whole by JSON.stringify it was a string that copy and the encoder's flattened copy
-// of it beside the report it was made from; as pieces, one element of a long array exists as text at a time.
+// targets is 52 MB of JSON: made whole by JSON.stringify it was one string, and the encoder's flattened copy of it,
+// beside the report it was made from; as pieces, about one element of a long array exists as text at a time.
 
 /** A member's array written element by element, each made when its turn to be written comes. */
 export interface ArrayPieces {
