@@ -3,7 +3,7 @@
 // as a unit (a ModelConfig) is hashed once and enters each target that names it as one dependency.
 import { mergeRefs } from '../discover/index.ts';
 import { kindOf, unitKindFor } from '../kinds/index.ts';
-import { formatDigest, sourceMessage, targetMessage, type Hasher } from './scheme.ts';
+import { formatDigest, sourceDigest, targetDigest, type Hasher } from './scheme.ts';
 import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
@@ -76,7 +76,8 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
   const used = digestUses(deps.uses, ctx, target.subject);
   for (const use of deps.uses) releaseSource(use.id, ctx);
   const objects = digestObjects(deps.objects, ctx, target.subject);
-  const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+  const digests = objects.digests.length === 0 ? used.digests : [...used.digests, ...objects.digests];
+  const hash = formatDigest(ctx.hasher, targetDigest(ctx.hasher, digests));
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
 }
 
@@ -155,7 +156,7 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
       digests.push({ id, digest: mc.digest });
       continue;
     }
-    const digest = ctx.hasher.digest(sourceMessage({ cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] }));
+    const digest = sourceDigest(ctx.hasher, { cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] });
     if (ctx.reports) reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
     digests.push({ id, digest });
     if (ctx.config.onMissing !== 'ignore') {
@@ -178,7 +179,7 @@ function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: So
   ctx.results.push(...planned.results);
   const { refs } = planned;
   const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
-  const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? ctx.hasher.digest(targetMessage(digests));
+  const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? targetDigest(ctx.hasher, digests);
   const out = { digest, sources: reports };
   ctx.unitHashes.set(obj, out);
   return out;
