@@ -25,7 +25,7 @@ export interface SharedDigest {
 type Rows = SourceReport['keys'];
 type Shared = { digest: Buffer; rows: Rows | undefined };
 /** One view of a source's selections: reads of one key by that key, the others by selectionKey. */
-type Selections = { oneKey: Map<string, Shared>; other: Map<string, Shared> };
+type Selections = { oneKey?: Map<string, Shared>; other?: Map<string, Shared> };
 
 /**
  * Digests by selection, for one apply.
@@ -76,18 +76,17 @@ export class SharedDigests {
     let views = this.selections.get(use.id);
     if (!views) this.selections.set(use.id, (views = {}));
     const view = use.dataOnly ? 'data' : 'all';
-    const selections = (views[view] ??= { oneKey: new Map(), other: new Map() });
+    const selections = (views[view] ??= {});
     // The read of one key of a Secret or ConfigMap in the bundle, the commonest selection, is found by that key.
     const oneKey = !use.whole && use.keys.size === 1 && resolution.from === 'bundle' && !('produced' in resolution);
-    const map = oneKey ? selections.oneKey : selections.other;
     const key = oneKey ? use.keys.keys().next().value! : selectionKey(use, resolution, known);
-    let shared = map.get(key);
+    let shared = (oneKey ? selections.oneKey : selections.other)?.get(key);
     if (!shared) {
       const input = sourceInput(use, resolution, known);
       // A source's first selection costs what reading it did (linear in the input): only further ones count.
-      if (selections.oneKey.size + selections.other.size > 0) this.spend(input.keys.length);
+      if (selections.oneKey || selections.other) this.spend(input.keys.length);
       shared = { digest: sourceDigest(this.hasher, input), rows: undefined };
-      map.set(key, shared);
+      (oneKey ? (selections.oneKey ??= new Map()) : (selections.other ??= new Map())).set(key, shared);
     }
     return shared;
   }

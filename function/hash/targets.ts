@@ -8,7 +8,7 @@ import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
-import { releaseSource, resolveSource, type ResolveContext } from '../resolve/index.ts';
+import { releaseSource, resolveSource, type ResolveContext, type SourceReaders } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
@@ -82,14 +82,18 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
 }
 
 /**
- * How many targets read each source through their own dependencies (ResolveContext.readersLeft): the targets
- * whose reports are made from their dependencies, each once (one whose hash others carry is made once too).
+ * How many targets read each source through their own dependencies (ResolveContext.readers): the targets whose
+ * reports are made from their dependencies, each once (one whose hash others carry is made once too).
  */
-export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, number> {
-  const readers = new Map<string, number>();
+export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, SourceReaders> {
+  const readers = new Map<string, SourceReaders>();
   for (const target of targets) {
     if (kindOf(target.mode).hash !== 'dependencies' || !target.siteOk) continue;
-    for (const use of target.deps?.uses ?? []) readers.set(use.id, (readers.get(use.id) ?? 0) + 1);
+    for (const use of target.deps?.uses ?? []) {
+      const known = readers.get(use.id);
+      if (known) known.left++;
+      else readers.set(use.id, { left: 1 });
+    }
   }
   return readers;
 }
