@@ -27,10 +27,20 @@ export function makeHasher(key?: Uint8Array): Hasher {
  * heap ships in the blob.
  */
 function sha256(message: Uint8Array): Buffer {
-  if (oneShot === undefined && typeof crypto.hash === 'function') oneShot = crypto.hash;
+  if (oneShot === undefined && typeof crypto.hash === 'function') oneShot = gives32Bytes(crypto.hash) ? crypto.hash : null;
   return oneShot ? (oneShot('sha256', message, 'buffer') as unknown as Buffer) : createHash('sha256').update(message).digest();
 }
-let oneShot: typeof crypto.hash | undefined;
+let oneShot: typeof crypto.hash | null | undefined;
+
+/** Whether `hash` returns the digest's bytes when asked for a buffer: a hex string instead would change every stamp. */
+function gives32Bytes(hash: typeof crypto.hash): boolean {
+  try {
+    const digest: unknown = hash('sha256', new Uint8Array(0), 'buffer');
+    return Buffer.isBuffer(digest) && digest.length === 32;
+  } catch {
+    return false; // a node that does not take 'buffer' there
+  }
+}
 
 /**
  * Builds a scheme v1 message field by field into one buffer that grows as needed, each field's 8-byte length
