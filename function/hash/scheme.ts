@@ -3,7 +3,7 @@
 import crypto, { createHash, createHmac } from 'node:crypto';
 import { SCHEME_V1 } from '../model/constants.ts';
 import type { Produced, SourceEntries } from '../model/object.ts';
-import { byteOrder } from '../model/order.ts';
+import { itself, sortInByteOrder } from '../model/order.ts';
 
 /** A digest function: SHA-256, or HMAC-SHA256 under a key. */
 export interface Hasher {
@@ -174,7 +174,7 @@ function writeSource(m: Message, input: SourceInput): Message {
 function appendKeys(m: Message, entries: SourceEntries, input: SourceInput): Message {
   const { keys } = input;
   // One key needs no sort (a key reference, a source's only key); a copy otherwise, the caller's list stays as given.
-  const sorted = keys.length === 1 ? keys : (input.distinct ? [...keys] : [...new Set(keys)]).sort(byteOrder);
+  const sorted = keys.length === 1 ? keys : sortInByteOrder(input.distinct ? [...keys] : [...new Set(keys)], itself);
   for (const key of sorted) {
     const value = entries.get(key);
     m.field(key);
@@ -199,9 +199,11 @@ export function targetDigest(hasher: Hasher, sources: ReadonlyArray<{ id: string
 
 function writeTarget(m: Message, sources: ReadonlyArray<{ id: string; digest: Uint8Array }>): Message {
   m.field(SCHEME_V1).field('target');
-  for (const s of sources.length === 1 ? sources : [...sources].sort((a, b) => byteOrder(a.id, b.id))) m.field(s.id).field(s.digest);
+  for (const s of sources.length === 1 ? sources : sortInByteOrder([...sources], idOf)) m.field(s.id).field(s.digest);
   return m;
 }
+
+const idOf = (source: { id: string }): string => source.id;
 
 /** `sha256:<64 hex>` or `hmac-sha256:<64 hex>`. */
 export function formatDigest(hasher: Hasher, digest: Uint8Array): string {

@@ -5,7 +5,7 @@
 import { formatDigest, type Hasher, sourceDigest, type SourceInput } from './scheme.ts';
 import type { Resolution, SourceUse } from '../model/dependencies.ts';
 import type { SourceEntries } from '../model/object.ts';
-import { byteOrder } from '../model/order.ts';
+import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
@@ -94,7 +94,7 @@ export class SharedDigests {
   /** Every selected key in byte order, present or not, with its own digest when asked. */
   private rows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
     const names = new Set(known && use.whole ? [...known.keys(), ...use.keys.keys()] : use.keys.keys());
-    const rows: Rows = [...names].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+    const rows: Rows = sortInByteOrder([...names], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
     if (!this.keyDigests || resolution.from === 'missing') return rows;
     const input = sourceInput(use, resolution, known);
     for (const row of rows) {
@@ -125,7 +125,7 @@ function isPresent(key: string, resolution: Resolution, known: SourceEntries | u
 
 /** Rows of the keys a target names, in byte order (what results and the cheap report need). */
 function namedRows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
-  return [...use.keys.keys()].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+  return sortInByteOrder([...use.keys.keys()], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
 }
 
 /** Source identity and the view of it (a `data`-only reader sees fewer keys). */
@@ -143,9 +143,9 @@ function selectionKey(use: SourceUse, resolution: Resolution, known: SourceEntri
   if (use.whole && known) {
     let lacking: string[] | undefined;
     for (const key of use.keys.keys()) if (!known.has(key)) (lacking ??= []).push(key);
-    return lacking ? `${from}\0whole\0${lacking.sort(byteOrder).join('\0')}` : WHOLE[from];
+    return lacking ? `${from}\0whole\0${sortInByteOrder(lacking, itself).join('\0')}` : WHOLE[from];
   }
-  return `${from}\0named\0${[...use.keys.keys()].sort(byteOrder).join('\0')}`;
+  return `${from}\0named\0${sortInByteOrder([...use.keys.keys()], itself).join('\0')}`;
 }
 
 /** The key of a whole-object selection with nothing named that the source lacks, by where the source came from. */

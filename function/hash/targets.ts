@@ -16,7 +16,7 @@ import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts'
 import { type KObject, relatedId } from '../model/object.ts';
 import type { UnitPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
-import { byteOrder } from '../model/order.ts';
+import { itself, sortInByteOrder } from '../model/order.ts';
 import { stampField } from '../model/stamp-site.ts';
 
 export interface HashContext extends ResolveContext {
@@ -232,7 +232,7 @@ function reportMissing(use: SourceUse, resolution: Resolution, ctx: HashContext,
   // Only the keys a target names can be missing: a whole-object read takes what is there (#21: not per key of it).
   const produced = 'produced' in resolution ? resolution.produced : undefined;
   const known = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
-  for (const key of [...use.keys.keys()].sort(byteOrder)) {
+  for (const key of sortInByteOrder([...use.keys.keys()], itself)) {
     const keyUse = use.keys.get(key)!;
     const present = known ? known.has(key) : produced !== undefined;
     if (!present && !keyUse.optional) {
