@@ -134,7 +134,8 @@ const signaturePrefix = (use: SourceUse): string => `${use.id}\0${use.dataOnly ?
 /**
  * Identifies a selection within one view of a source: either "every known key" plus the named keys the source
  * lacks, or exactly the named keys. Two targets with the same key get the same digest. A whole-object read of a
- * source that has every named key is keyed without building a string.
+ * source that has every named key is keyed without building a string. Key names are listed as JSON, not joined
+ * with NUL: a key may hold one, and ["a\0b", "c"] and ["a", "b\0c"] joined were one selection.
  */
 function selectionKey(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): string {
   const from = resolution.from;
@@ -143,9 +144,9 @@ function selectionKey(use: SourceUse, resolution: Resolution, known: SourceEntri
   if (use.whole && known) {
     let lacking: string[] | undefined;
     for (const key of use.keys.keys()) if (!known.has(key)) (lacking ??= []).push(key);
-    return lacking ? `${from}\0whole\0${sortInByteOrder(lacking, itself).join('\0')}` : WHOLE[from];
+    return lacking ? `${from}\0whole\0${JSON.stringify(sortInByteOrder(lacking, itself))}` : WHOLE[from];
   }
-  return `${from}\0named\0${sortInByteOrder([...use.keys.keys()], itself).join('\0')}`;
+  return `${from}\0named\0${JSON.stringify(sortInByteOrder([...use.keys.keys()], itself))}`;
 }
 
 /** The key of a whole-object selection with nothing named that the source lacks, by where the source came from. */
