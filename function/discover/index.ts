@@ -1,7 +1,7 @@
 // Discover stage entry: a target's references, bounded and merged per source object. What each kind of
 // target references is read by its kind (kinds/) with this stage's readers (pod-spec.ts, kagent.ts, …).
 import { errorResult, type Result } from '../model/results.ts';
-import { byteOrder } from '../model/order.ts';
+import { sortInByteOrder } from '../model/order.ts';
 import type { FoundRefs, Dependencies, KeyUse, SourceRef, SourceUse } from '../model/dependencies.ts';
 import { type KObject, sourceId } from '../model/object.ts';
 
@@ -50,8 +50,10 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
     if (!ref.optional) use.requiredField ??= ref.field;
     use.fields.push(ref.field);
   }
-  return [...uses.values()].map(finishUse).sort((a, b) => byteOrder(a.id, b.id));
+  return sortInByteOrder([...uses.values()].map(finishUse), idOf);
 }
+
+const idOf = (use: SourceUse): string => use.id;
 
 /** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
 function finishUse(merged: MergingUse): SourceUse {

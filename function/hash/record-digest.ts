@@ -7,7 +7,7 @@ import type { SourceEntries } from '../model/object.ts';
 import { byteOrder } from '../model/order.ts';
 import type { LiveSource } from '../model/refresh.ts';
 import { binaryDataKeys } from '../resolve/bundle.ts';
-import { fieldsMessage, formatDigest, makeHasher, sourceMessage, type Hasher } from './scheme.ts';
+import { fieldsMessage, formatDigest, makeHasher, sourceDigest, type Hasher } from './scheme.ts';
 
 /** A live object as the record digest sees it: a digest per key, and which keys came from ConfigMap `binaryData`. */
 export interface KeyDigestView {
@@ -31,7 +31,7 @@ export interface ConsumedKeys {
  */
 export function keyDigests(hasher: Hasher, cls: string, namespace: string, name: string, entries: SourceEntries): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
-  for (const key of entries.keys()) out.set(key, hasher.digest(sourceMessage({ cls, namespace, name, entries, keys: [key] })));
+  for (const key of entries.keys()) out.set(key, sourceDigest(hasher, { cls, namespace, name, entries, keys: [key] }));
   return out;
 }
 

@@ -2,10 +2,10 @@
 // once, however many targets select it (one Secret of 20,000 keys read whole by 400 Deployments is one digest,
 // #21); per-key report rows are built only when asked (explain, diff), once per selection. What sharing cannot
 // save — distinct key sets of one large source, rows a report repeats per target — counts against a key budget.
-import { formatDigest, type Hasher, sourceMessage, type SourceInput } from './scheme.ts';
+import { formatDigest, type Hasher, sourceDigest, type SourceInput } from './scheme.ts';
 import type { Resolution, SourceUse } from '../model/dependencies.ts';
 import type { SourceEntries } from '../model/object.ts';
-import { byteOrder } from '../model/order.ts';
+import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
@@ -23,6 +23,9 @@ export interface SharedDigest {
 }
 
 type Rows = SourceReport['keys'];
+type Shared = { digest: Buffer; rows: Rows | undefined };
+/** One view of a source's selections: reads of one key by that key, the others by selectionKey. */
+type Selections = { oneKey?: Map<string, Shared>; other?: Map<string, Shared> };
 
 /**
  * Digests by selection, for one apply.
@@ -33,10 +36,12 @@ type Rows = SourceReport['keys'];
  *   message of that one key, computed once per source and key).
  */
 export class SharedDigests {
-  private readonly selections = new Map<string, { digest: Buffer; rows: Rows | undefined }>();
+  /**
+   * Selections by source id, then by view (`data` or `all`: a `data`-only reader sees fewer keys), then by
+   * selectionKey: no signature string is built and hashed per use (#37). A view with a selection is digested.
+   */
+  private readonly selections = new Map<string, { data?: Selections; all?: Selections }>();
   private readonly perKey = new Map<string, string>();
-  /** Sources (by signaturePrefix) with a selection digested already. */
-  private readonly digested = new Set<string>();
   constructor(
     private readonly hasher: Hasher,
     private readonly limit: number,
@@ -67,17 +72,21 @@ export class SharedDigests {
   }
 
   /** The selection's shared digest, encoded and digested on first use. */
-  private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): { digest: Buffer; rows: Rows | undefined } {
-    const signature = selectionId(use, resolution, known);
-    let shared = this.selections.get(signature);
+  private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Shared {
+    let views = this.selections.get(use.id);
+    if (!views) this.selections.set(use.id, (views = {}));
+    const view = use.dataOnly ? 'data' : 'all';
+    const selections = (views[view] ??= {});
+    // The read of one key of a Secret or ConfigMap in the bundle, the commonest selection, is found by that key.
+    const oneKey = !use.whole && use.keys.size === 1 && resolution.from === 'bundle' && !('produced' in resolution);
+    const key = oneKey ? use.keys.keys().next().value! : selectionKey(use, resolution, known);
+    let shared = (oneKey ? selections.oneKey : selections.other)?.get(key);
     if (!shared) {
       const input = sourceInput(use, resolution, known);
       // A source's first selection costs what reading it did (linear in the input): only further ones count.
-      const source = signaturePrefix(use);
-      if (this.digested.has(source)) this.spend(input.keys.length);
-      else this.digested.add(source);
-      shared = { digest: this.hasher.digest(sourceMessage(input)), rows: undefined };
-      this.selections.set(signature, shared);
+      if (selections.oneKey || selections.other) this.spend(input.keys.length);
+      shared = { digest: sourceDigest(this.hasher, input), rows: undefined };
+      (oneKey ? (selections.oneKey ??= new Map()) : (selections.other ??= new Map())).set(key, shared);
     }
     return shared;
   }
@@ -85,14 +94,14 @@ export class SharedDigests {
   /** Every selected key in byte order, present or not, with its own digest when asked. */
   private rows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
     const names = new Set(known && use.whole ? [...known.keys(), ...use.keys.keys()] : use.keys.keys());
-    const rows: Rows = [...names].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+    const rows: Rows = sortInByteOrder([...names], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
     if (!this.keyDigests || resolution.from === 'missing') return rows;
     const input = sourceInput(use, resolution, known);
     for (const row of rows) {
       const id = `${signaturePrefix(use)}\0${row.key}`;
       let digest = this.perKey.get(id);
       // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
-      if (digest === undefined) this.perKey.set(id, (digest = formatDigest(this.hasher, this.hasher.digest(sourceMessage({ ...input, keys: [row.key] })))));
+      if (digest === undefined) this.perKey.set(id, (digest = formatDigest(this.hasher, sourceDigest(this.hasher, { ...input, keys: [row.key] }))));
       row.digest = digest;
     }
     return rows;
@@ -116,29 +125,48 @@ function isPresent(key: string, resolution: Resolution, known: SourceEntries | u
 
 /** Rows of the keys a target names, in byte order (what results and the cheap report need). */
 function namedRows(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Rows {
-  return [...use.keys.keys()].sort(byteOrder).map((key) => ({ key, present: isPresent(key, resolution, known) }));
+  return sortInByteOrder([...use.keys.keys()], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
 }
 
 /** Source identity and the view of it (a `data`-only reader sees fewer keys). */
 const signaturePrefix = (use: SourceUse): string => `${use.id}\0${use.dataOnly ? 'data' : 'all'}`;
 
 /**
- * Identifies a selection: the source (each id resolves once per run), and either "every known key" plus the
- * named keys the source lacks, or exactly the named keys. Two targets with the same id give the same digest.
+ * Identifies a selection within one view of a source: either "every known key" plus the named keys the source
+ * lacks, or exactly the named keys. Two targets with the same key get the same digest. A whole-object read of a
+ * source that has every named key is keyed without building a string. Key names are listed as JSON, not joined
+ * with NUL: a key may hold one, and ["a\0b", "c"] and ["a", "b\0c"] joined were one selection.
  */
-function selectionId(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): string {
-  const prefix = `${signaturePrefix(use)}\0${resolution.from}`;
-  if ('produced' in resolution && !resolution.produced.keyed) return `${prefix}\0unkeyed`;
-  if (resolution.from === 'missing') return `${prefix}\0missing`;
-  const named = [...use.keys.keys()];
-  if (use.whole && known) return `${prefix}\0whole\0${named.filter((k) => !known.has(k)).sort(byteOrder).join('\0')}`;
-  return `${prefix}\0named\0${named.sort(byteOrder).join('\0')}`;
+function selectionKey(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): string {
+  const from = resolution.from;
+  if ('produced' in resolution && !resolution.produced.keyed) return `${from}\0unkeyed`;
+  if (from === 'missing') return 'missing\0missing';
+  if (use.whole && known) {
+    let lacking: string[] | undefined;
+    for (const key of use.keys.keys()) if (!known.has(key)) (lacking ??= []).push(key);
+    return lacking ? `${from}\0whole\0${JSON.stringify(sortInByteOrder(lacking, itself))}` : WHOLE[from];
+  }
+  return `${from}\0named\0${JSON.stringify(sortInByteOrder([...use.keys.keys()], itself))}`;
 }
 
-/** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields. */
+/** The key of a whole-object selection with nothing named that the source lacks, by where the source came from. */
+const WHOLE: Record<Resolution['from'], string> = {
+  bundle: 'bundle\0whole\0',
+  cluster: 'cluster\0whole\0',
+  producer: 'producer\0whole\0',
+  ignored: 'ignored\0whole\0',
+  missing: 'missing\0whole\0',
+  invalid: 'invalid\0whole\0',
+};
+
+/** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields, each once. */
 function sourceInput(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): SourceInput {
-  const id = { cls: use.cls, namespace: use.namespace, name: use.name };
-  const keys = known && use.whole ? [...known.keys(), ...use.keys.keys()] : [...use.keys.keys()];
+  const id = { cls: use.cls, namespace: use.namespace, name: use.name, distinct: true };
+  let keys: string[];
+  if (known && use.whole) {
+    keys = Array.from(known.keys());
+    for (const key of use.keys.keys()) if (!known.has(key)) keys.push(key);
+  } else keys = Array.from(use.keys.keys());
   if ('produced' in resolution) {
     return { ...id, entries: undefined, produced: resolution.produced, keys: resolution.produced.keyed ? keys : [] };
   }

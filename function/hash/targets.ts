@@ -3,12 +3,12 @@
 // as a unit (a ModelConfig) is hashed once and enters each target that names it as one dependency.
 import { mergeRefs } from '../discover/index.ts';
 import { kindOf, unitKindFor } from '../kinds/index.ts';
-import { formatDigest, sourceMessage, targetMessage, type Hasher } from './scheme.ts';
+import { formatDigest, sourceDigest, targetDigest, type Hasher } from './scheme.ts';
 import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
-import { releaseSource, resolveSource, type ResolveContext } from '../resolve/index.ts';
+import { releaseSource, resolveSource, type ResolveContext, type SourceReaders } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
@@ -16,7 +16,7 @@ import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts'
 import { type KObject, relatedId } from '../model/object.ts';
 import type { UnitPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
-import { byteOrder } from '../model/order.ts';
+import { itself, sortInByteOrder } from '../model/order.ts';
 import { stampField } from '../model/stamp-site.ts';
 
 export interface HashContext extends ResolveContext {
@@ -76,19 +76,24 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
   const used = digestUses(deps.uses, ctx, target.subject);
   for (const use of deps.uses) releaseSource(use.id, ctx);
   const objects = digestObjects(deps.objects, ctx, target.subject);
-  const hash = formatDigest(ctx.hasher, ctx.hasher.digest(targetMessage([...used.digests, ...objects.digests])));
+  const digests = objects.digests.length === 0 ? used.digests : [...used.digests, ...objects.digests];
+  const hash = formatDigest(ctx.hasher, targetDigest(ctx.hasher, digests));
   return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
 }
 
 /**
- * How many targets read each source through their own dependencies (ResolveContext.readersLeft): the targets
- * whose reports are made from their dependencies, each once (one whose hash others carry is made once too).
+ * How many targets read each source through their own dependencies (ResolveContext.readers): the targets whose
+ * reports are made from their dependencies, each once (one whose hash others carry is made once too).
  */
-export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, number> {
-  const readers = new Map<string, number>();
+export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, SourceReaders> {
+  const readers = new Map<string, SourceReaders>();
   for (const target of targets) {
     if (kindOf(target.mode).hash !== 'dependencies' || !target.siteOk) continue;
-    for (const use of target.deps?.uses ?? []) readers.set(use.id, (readers.get(use.id) ?? 0) + 1);
+    for (const use of target.deps?.uses ?? []) {
+      const known = readers.get(use.id);
+      if (known) known.left++;
+      else readers.set(use.id, { left: 1 });
+    }
   }
   return readers;
 }
@@ -155,7 +160,7 @@ function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo
       digests.push({ id, digest: mc.digest });
       continue;
     }
-    const digest = ctx.hasher.digest(sourceMessage({ cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] }));
+    const digest = sourceDigest(ctx.hasher, { cls: ref.kind, namespace: ref.namespace, name: ref.name, entries: undefined, keys: [] });
     if (ctx.reports) reports.push({ ...base, from: 'missing', digest: formatDigest(ctx.hasher, digest) });
     digests.push({ id, digest });
     if (ctx.config.onMissing !== 'ignore') {
@@ -178,7 +183,7 @@ function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: So
   ctx.results.push(...planned.results);
   const { refs } = planned;
   const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
-  const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? ctx.hasher.digest(targetMessage(digests));
+  const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? targetDigest(ctx.hasher, digests);
   const out = { digest, sources: reports };
   ctx.unitHashes.set(obj, out);
   return out;
@@ -227,7 +232,7 @@ function reportMissing(use: SourceUse, resolution: Resolution, ctx: HashContext,
   // Only the keys a target names can be missing: a whole-object read takes what is there (#21: not per key of it).
   const produced = 'produced' in resolution ? resolution.produced : undefined;
   const known = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
-  for (const key of [...use.keys.keys()].sort(byteOrder)) {
+  for (const key of sortInByteOrder([...use.keys.keys()], itself)) {
     const keyUse = use.keys.get(key)!;
     const present = known ? known.has(key) : produced !== undefined;
     if (!present && !keyUse.optional) {

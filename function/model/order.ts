@@ -36,3 +36,31 @@ function scalar(s: string, i: number): number {
   const c = s.codePointAt(i)!;
   return c >= 0xd800 && c <= 0xdfff ? 0xfffd : c;
 }
+
+/** Longest list sorted by insertion; a longer one goes to Array#sort. */
+const INSERTION_MAX = 12;
+
+/**
+ * Sorts `items` in place by byteOrder of `keyOf(item)` and returns them: the same order as
+ * `items.sort((a, b) => byteOrder(keyOf(a), keyOf(b)))`, both sorts being stable. A short list is sorted by
+ * insertion: V8's Array#sort sets up a work array of its own on every call, and the core sorts the few keys of a
+ * source and the few sources of a target tens of thousands of times a run (#37).
+ */
+export function sortInByteOrder<T>(items: T[], keyOf: (item: T) => string): T[] {
+  if (items.length > INSERTION_MAX) return items.sort((a, b) => byteOrder(keyOf(a), keyOf(b)));
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    const key = keyOf(item);
+    let j = i - 1;
+    // Moves only past strictly greater keys: equal ones keep their order, as a stable sort keeps it.
+    while (j >= 0 && byteOrder(keyOf(items[j]!), key) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = item;
+  }
+  return items;
+}
+
+/** A string as its own sort key (sortInByteOrder over strings). */
+export const itself = (text: string): string => text;

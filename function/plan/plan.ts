@@ -275,9 +275,10 @@ export class Planner {
       // One record per object, however many of its pod templates are stamped (a kind with components). Under
       // `live: never` nothing is read live, so only a record the input carries is written (replaced): an object
       // without one needs no record site, which would be kept to the end of the run for nothing (#37).
-      if (!this.recorded.has(obj.index)) {
+      // Whether a record is wanted is the object's, asked first: most runs then keep no set of every object.
+      if ((config.live !== 'never' || obj.annotations.has(LIVE_RECORD_ANNOTATION)) && !this.recorded.has(obj.index)) {
         this.recorded.add(obj.index);
-        if (config.live !== 'never' || obj.annotations.has(LIVE_RECORD_ANNOTATION)) out.record = this.planRecord(obj, site);
+        out.record = this.planRecord(obj, site);
       }
     }
     return out;

@@ -32,9 +32,21 @@ export class SharedStrings {
 
   private use(use: SourceUse): SourceUse {
     use.id = this.share(use.id);
-    use.fields = use.fields.map((field) => this.share(field));
-    if (use.requiredField !== undefined) use.requiredField = this.share(use.requiredField);
-    for (const keyUse of use.keys.values()) keyUse.field = this.share(keyUse.field);
+    const given = use.fields;
+    const fields = given.map((field) => this.share(field));
+    use.fields = fields;
+    // The required field and each key's field are the field of a reference the use merged, so the same string is
+    // among `given`: its shared copy is taken from there, not looked up again in a map of every path (#37). Only
+    // in a short list: a use merged from thousands of references looks each up.
+    const shared = (field: string): string => {
+      const at = given.length <= SCANNED_FIELDS ? given.indexOf(field) : -1;
+      return at >= 0 ? fields[at]! : this.share(field);
+    };
+    if (use.requiredField !== undefined) use.requiredField = shared(use.requiredField);
+    for (const keyUse of use.keys.values()) keyUse.field = shared(keyUse.field);
     return use;
   }
 }
+
+/** The most fields searched for a field's shared copy before it is looked up in the map instead. */
+const SCANNED_FIELDS = 8;

@@ -16,50 +16,57 @@ export interface ResolveContext {
   inventory: SourceIndex;
   results: Result[];
   fetched?: FetchedSources;
-  /** Resolutions by source id, so each object is decoded and reported once. */
+  /**
+   * Resolutions by source id, so each object is decoded and reported once: those no planned reader counts
+   * (`readers`), and those kept whatever the readers (read live, or reported something).
+   */
   cache: Map<string, Resolution>;
   /**
-   * How many planned readers of each source (by id) have not read it yet (`releaseSource`): once none is left, its
-   * resolution is let go unless resolving it reported something, so the decoded values of 20,000 Secrets are not
-   * all alive at once (#37). Default: every resolution is kept.
+   * The planned readers of each source (by id) that have not read it yet (`releaseSource`), with its resolution
+   * while they have not: once none is left, the resolution is let go, so the decoded values of 20,000 Secrets are
+   * not all alive at once (#37). One map for both saves each use lookups in a map of every source id. Default:
+   * every resolution is kept.
    */
-  readersLeft?: Map<string, number>;
+  readers?: Map<string, SourceReaders>;
   /** Ids whose resolution reported something: kept, so it is reported once. */
   reported?: Set<string>;
   /** `reloader.stakater.com/ignore: "true"` leaves an object out too (`reloader: enabled`, #38). Default: false. */
   reloaderIgnore?: boolean;
 }
 
+/** How many planned readers of a source are still to read it, and its resolution until they have. */
+export interface SourceReaders {
+  left: number;
+  resolution?: Resolution;
+}
+
 /** Resolves a source (once per id). */
 export function resolveSource(use: SourceUse, ctx: ResolveContext): Resolution {
-  let resolution = ctx.cache.get(use.id);
+  const readers = ctx.readers?.get(use.id);
+  let resolution = readers?.resolution ?? ctx.cache.get(use.id);
   if (!resolution) {
     const before = ctx.results.length;
     resolution = resolveUncached(use, ctx);
-    ctx.cache.set(use.id, resolution);
-    if (ctx.results.length > before) (ctx.reported ??= new Set()).add(use.id);
+    const reported = ctx.results.length > before;
+    if (reported) (ctx.reported ??= new Set()).add(use.id);
+    // What was read live stays: the live-read records are made from the cache afterwards (hash/live-records.ts).
+    if (readers && !reported && !isLive(resolution)) readers.resolution = resolution;
+    else ctx.cache.set(use.id, resolution);
   }
   return resolution;
 }
 
 /**
- * One planned reader of the source is done with it (see ResolveContext.readersLeft). A resolution let go that is
+ * One planned reader of the source is done with it (see ResolveContext.readers). A resolution let go that is
  * asked for again (a reader no plan counted) is resolved again: the same input gives the same values, and it
  * reported nothing the first time, so it reports nothing now.
  */
 export function releaseSource(id: string, ctx: ResolveContext): void {
-  const left = ctx.readersLeft?.get(id);
-  if (left === undefined) return;
-  if (left > 1) {
-    ctx.readersLeft!.set(id, left - 1);
-    return;
-  }
-  ctx.readersLeft!.delete(id);
-  const resolution = ctx.cache.get(id);
-  // What was read live stays: the live-read records are made from the cache afterwards (hash/live-records.ts).
-  const live = resolution?.from === 'cluster' || (resolution?.from === 'missing' && resolution.cluster === true);
-  if (!live && !ctx.reported?.has(id)) ctx.cache.delete(id);
+  const readers = ctx.readers?.get(id);
+  if (readers !== undefined && --readers.left <= 0) ctx.readers!.delete(id);
 }
+
+const isLive = (resolution: Resolution): boolean => resolution.from === 'cluster' || (resolution.from === 'missing' && resolution.cluster === true);
 
 function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
   const plain = ctx.inventory.sources.get(use.id) ?? [];

@@ -105,7 +105,7 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
     results,
     cache: new Map(),
     // Each source's decoded values go once its last planned reader is hashed (#37).
-    readersLeft: sourceReaders(planned.targets),
+    readers: sourceReaders(planned.targets),
     hasher,
     // One budget for the run: hashing goes on from what planning spent on declared paths (#33).
     shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true, planned.workSpent),

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeHasher, sourceMessage, targetMessage } from '../../function/hash/scheme.ts';
+import { createHash, createHmac } from 'node:crypto';
+import { makeHasher, sourceDigest, sourceMessage, targetDigest, targetMessage } from '../../function/hash/scheme.ts';
 import { ROOT, runInProcess } from '../support/run-cli.ts';
 
 const EXAMPLE = join(ROOT, 'examples/hash-by-hand');
@@ -89,6 +90,48 @@ test('keys sort by UTF-8 bytes, not UTF-16 code units', () => {
   const entries = new Map([['\uff61', new Uint8Array([1])], ['\u{1f600}', new Uint8Array([2])]]);
   const msg = sourceMessage({ cls: 'ConfigMap', namespace: 'd', name: 'x', entries, keys: ['\u{1f600}', '\uff61'] }).toString('hex');
   assert.ok(msg.indexOf(Buffer.from('\uff61').toString('hex')) < msg.indexOf(Buffer.from('\u{1f600}').toString('hex')));
+});
+
+/** The scheme v1 encoding of `fields`, written out independently of rollstamp's encoder. */
+const encoded = (fields: Array<string | Uint8Array>): Buffer =>
+  Buffer.concat(fields.flatMap((f) => {
+    const bytes = typeof f === 'string' ? Buffer.from(f, 'utf8') : Buffer.from(f);
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64BE(BigInt(bytes.length));
+    return [length, bytes];
+  }));
+
+test('digests written one after another into one buffer equal digests of fresh messages, over values larger than it (#37)', () => {
+  const big = new Uint8Array(70_000).map((_, i) => i % 251);
+  const inputs = [
+    { cls: 'Secret', namespace: 'ns', name: 'big', entries: new Map([['blob', big], ['a', new Uint8Array([1])]]), keys: ['blob', 'a'] },
+    { cls: 'ConfigMap', namespace: 'ns', name: 'caf\u00e9-\ud800', entries: new Map([['k\u00fc', new Uint8Array([2])]]), keys: ['k\u00fc', 'gone'] },
+    { cls: 'Secret', namespace: 'ns', name: 'short', entries: undefined, keys: [] },
+  ];
+  for (const hasher of [makeHasher(), makeHasher(Buffer.from('k'))]) {
+    for (const input of inputs) {
+      const expected = hasher.algorithm === 'sha256' ? createHash('sha256') : createHmac('sha256', 'k');
+      assert.is(sourceDigest(hasher, input).toString('hex'), expected.update(sourceMessage(input)).digest('hex'), input.name);
+    }
+  }
+  const blob = encoded(['rollstamp.v1', 'source', 'Secret', 'ns', 'big', 'present', 'a', 'value', new Uint8Array([1]), 'blob', 'value', big]);
+  assert.is(sourceMessage(inputs[0]!).toString('hex'), blob.toString('hex'));
+});
+
+test('a target digest is SHA-256 of its message, sources in byte order of id whatever order they come in', () => {
+  const a = { id: 'Secret/d/a', digest: Buffer.alloc(32, 1) };
+  const b = { id: 'ConfigMap/d/b', digest: Buffer.alloc(32, 2) };
+  const message = encoded(['rollstamp.v1', 'target', 'ConfigMap/d/b', b.digest, 'Secret/d/a', a.digest]);
+  assert.is(targetMessage([a, b]).toString('hex'), message.toString('hex'));
+  assert.is(targetDigest(makeHasher(), [a, b]).toString('hex'), createHash('sha256').update(message).digest('hex'));
+});
+
+test('keys given twice are encoded once; keys said to be distinct are encoded as given, sorted', () => {
+  const entries = new Map([['b', new Uint8Array([2])], ['a', new Uint8Array([1])]]);
+  const base = { cls: 'Secret', namespace: 'd', name: 'x', entries };
+  const once = sourceMessage({ ...base, keys: ['b', 'a', 'b', 'a'] }).toString('hex');
+  assert.is(once, sourceMessage({ ...base, keys: ['a', 'b'] }).toString('hex'));
+  assert.is(once, sourceMessage({ ...base, keys: ['b', 'a'], distinct: true }).toString('hex'));
 });
 
 test.run();

@@ -2,7 +2,7 @@
 // order is not: astral characters against U+E000–U+FFFF, and lone surrogates (encoded as U+FFFD).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { byteOrder } from '../../function/model/order.ts';
+import { byteOrder, itself, sortInByteOrder } from '../../function/model/order.ts';
 import { Rng } from '../support/property-generate.ts';
 
 const reference = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -57,6 +57,19 @@ test('byteOrder on ASCII ids: plain order, prefixes first, equal is 0', () => {
   assert.is(byteOrder('', ''), 0);
   assert.is(byteOrder('', 'a'), -1);
   assert.equal(['b', 'a', 'C', '\ue000', '\u{1f600}', 'é'].sort(byteOrder), ['C', 'a', 'b', 'é', '\ue000', '\u{1f600}']);
+});
+
+test('sortInByteOrder gives the order of a stable Array#sort by byteOrder, ties (lone surrogates) in input order, at every length', () => {
+  const random = rng(37);
+  const word = (n: number): string => Array.from({ length: n }, () => PIECES[Math.floor(random() * PIECES.length)]).join('');
+  for (let i = 0; i < 20000; i++) {
+    const length = Math.floor(random() * 20);
+    // Short words repeat, and lone surrogates tie with U+FFFD: both ways for a sort to keep or break input order.
+    const items = Array.from({ length }, (_, at) => ({ key: word(1 + Math.floor(random() * 2)), at }));
+    const expected = [...items].sort((a, b) => byteOrder(a.key, b.key)).map((x) => x.at);
+    assert.equal(sortInByteOrder([...items], (x) => x.key).map((x) => x.at), expected);
+  }
+  assert.equal(sortInByteOrder(['b', 'a', 'c'], itself), ['a', 'b', 'c']);
 });
 
 test.run();

@@ -47,4 +47,35 @@ test('a missing Secret read by key and whole: each report lists its own keys, in
   assert.is(keyed!.digest, all!.digest, 'a missing source contributes one marker whatever is selected');
 });
 
+// Key names with a NUL in them: the API server refuses them, a rendered bundle may still carry them.
+const nulKeys = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm, namespace: d}
+data: {"a\\0b": "1", "c": "2", "a": "3", "b\\0c": "4"}
+`;
+const readingKeys = (name: string, keys: [string, string]): string => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: d, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: x
+          env: [{name: A, valueFrom: {configMapKeyRef: {name: cm, key: "${keys[0]}"}}}, {name: B, valueFrom: {configMapKeyRef: {name: cm, key: "${keys[1]}"}}}]
+`;
+
+test('two targets reading different keys whose names joined with NUL are equal get different digests (#37)', async () => {
+  const stream = [nulKeys, readingKeys('one', ['a\\0b', 'c']), readingKeys('two', ['a', 'b\\0c'])].join('---\n');
+  const r = await runInProcess(['stamp', '-'], { stdin: stream });
+  assert.is(r.code, 0, r.stderr);
+  const stamps = [...r.stdout.matchAll(/rollstamp\.dev\/hash: "([^"]+)"/g)].map((m) => m[1]);
+  assert.is(stamps.length, 2);
+  assert.is.not(stamps[0], stamps[1]);
+  // Changing the key only the second reads changes only the second's stamp.
+  const changed = await runInProcess(['stamp', '-'], { stdin: stream.replace('"a": "3"', '"a": "30"') });
+  const after = [...changed.stdout.matchAll(/rollstamp\.dev\/hash: "([^"]+)"/g)].map((m) => m[1]);
+  assert.is(after[0], stamps[0]);
+  assert.is.not(after[1], stamps[1]);
+});
+
 test.run();
