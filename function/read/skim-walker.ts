@@ -46,6 +46,9 @@ const FEW_KEYS = 32;
  */
 export class Walker {
   private end: number;
+  /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
+  private breakFrom = 0;
+  private breakAt = -1;
 
   constructor(private readonly text: string) {
     this.end = text.length;
@@ -60,7 +63,7 @@ export class Walker {
       this.end = markers[0]!;
       if (this.nextContent(0)) outside(); // content above the marker: a document of its own
       this.end = this.text.length;
-      const eol = lineEnd(this.text, markers[0]!, this.end);
+      const eol = this.lineEnd(markers[0]!);
       restOfLine(this.text, markers[0]! + 3, eol);
       body = Math.min(eol + 1, this.end);
     }
@@ -78,6 +81,15 @@ export class Walker {
     return typeof fact === 'object' && fact.kind === 'scalar' ? fact : undefined;
   }
 
+  /** End of the line holding `from`, or the document's end; the line break found last answers every offset up to it (#37). */
+  private lineEnd(from: number): number {
+    if (from < this.breakFrom || from > this.breakAt) {
+      this.breakFrom = from;
+      this.breakAt = lineEnd(this.text, from, this.text.length);
+    }
+    return this.breakAt > this.end ? this.end : this.breakAt;
+  }
+
   private nextContent(from: number): Line | undefined {
     return nextContentLine(this.text, from, this.end);
   }
@@ -87,7 +99,7 @@ export class Walker {
   }
 
   private key(at: number): { node: ScalarNode; after: number } | undefined {
-    return readKey(this.text, at, lineEnd(this.text, at, this.end));
+    return readKey(this.text, at, this.lineEnd(at));
   }
 
   /** A block map in column `indent` whose first key is at `at`; the next content line after it. */
@@ -132,7 +144,7 @@ export class Walker {
   /** The value after `key:` or `-` (`pos` just past it), as the subset reader reads it; a block map below its key is read with `role`. */
   private value(pos: number, indent: number, depth: number, inMap: boolean, role?: Role): { next: Line | undefined; fact: Fact } {
     const t = this.text;
-    const eol = lineEnd(t, pos, this.end);
+    const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
     const c = at < eol ? t[at]! : '\n';
@@ -160,7 +172,7 @@ export class Walker {
   private inline(at: number, indent: number, depth: number): { next: Line | undefined; fact: Fact } {
     const t = this.text;
     const c = t[at]!;
-    let eol = lineEnd(t, at, this.end);
+    let eol = this.lineEnd(at);
     let fact: ScalarNode | MapNode | SeqNode;
     if (c === '|' || c === '>') {
       const node = blockScalar(t, at, indent, this.end);
@@ -169,12 +181,12 @@ export class Walker {
       return { next, fact: node };
     } else if (c === '"' || c === "'") {
       fact = quoted(t, at, eol, { parent: indent, docEnd: this.end });
-      eol = lineEnd(t, fact.end, this.end);
+      eol = this.lineEnd(fact.end);
     } else if (c === '[' || c === '{') {
       fact = readFlow(t, at, eol, depth + 1);
     } else {
       fact = foldedPlain(t, plainValue(t, at, eol), indent, this.end);
-      eol = lineEnd(t, fact.end, this.end);
+      eol = this.lineEnd(fact.end);
     }
     restOfLine(t, fact.end, eol);
     const next = this.nextContent(eol + 1);

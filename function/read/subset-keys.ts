@@ -2,7 +2,7 @@
 // map is read by read/subset-yaml.ts, cheaply for the few-key maps manifests are mostly made of and without a
 // quadratic scan for a large one.
 import type { MapNode, ScalarNode } from '../model/nodes.ts';
-import { indexOnLine, keyTooLong, outside, plainScalar, plainStart, quotedOnLine } from './subset-scalars.ts';
+import { keyTooLong, outside, plainScalar, plainStart, quotedOnLine } from './subset-scalars.ts';
 
 /** The keys of each large map being read (see hasKey). */
 const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
@@ -45,15 +45,17 @@ export function readKey(t: string, at: number, eol: number): { node: ScalarNode;
     end = node.end;
   } else {
     if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
+    // One pass: the first `:` followed by a space or the line's end, unless a ` #` comment comes before it.
     end = -1;
-    for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
-      if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
+    for (let i = at; i < eol; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === 58 && (i + 1 === eol || t.charCodeAt(i + 1) === 32)) {
         end = i;
         break;
       }
+      if (ch === 35 && i > at && t.charCodeAt(i - 1) === 32) return undefined;
     }
     if (end < 0) return undefined;
-    if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
     while (t.charCodeAt(end - 1) === 32) end--;
     node = plainScalar(t, at, end);
   }

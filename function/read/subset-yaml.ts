@@ -82,6 +82,9 @@ class Reader {
   private key: { node: ScalarNode; after: number } | undefined;
   private keyAt = -1;
   private keyEnd = -1;
+  /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
+  private breakFrom = 0;
+  private breakAt = -1;
 
   constructor(private readonly text: string) {}
 
@@ -133,7 +136,13 @@ class Reader {
   // ---- lines ----
 
   private lineEnd(from: number): number {
-    return lineEnd(this.text, from, this.end);
+    // Asked three or four times of most lines (a key, its value, what follows it): the line break found last
+    // answers every offset up to it (#37).
+    if (from < this.breakFrom || from > this.breakAt) {
+      this.breakFrom = from;
+      this.breakAt = lineEnd(this.text, from, this.text.length);
+    }
+    return this.breakAt > this.end ? this.end : this.breakAt;
   }
 
   /**
