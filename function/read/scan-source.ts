@@ -24,10 +24,11 @@ const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
  *   (a non-empty flow map of entries, too): the tree path reads those and reports what it finds.
  * - Accepting is a promise: the subset reader's tree of `text` gives the same identity, labels, annotations, uid,
  *   and the same entries in the same order (test/property/scan-source.test.ts holds it to that).
+ * - `checked`: the caller found plainSubsetText true of a text holding this one. Default: false.
  */
-export function scanSource(text: string): ScannedSource | undefined {
+export function scanSource(text: string, checked = false): ScannedSource | undefined {
   const kind = KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
-  if (kind === undefined || !plainSubsetText(text)) return undefined;
+  if (kind === undefined || (!checked && !plainSubsetText(text))) return undefined;
   const labels = new Map<string, string>();
   const annotations = new Map<string, string>();
   const [base64, textField] = entryFields(kind);

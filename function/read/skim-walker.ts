@@ -147,8 +147,8 @@ export class Walker {
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
-    const c = at < eol ? t[at]! : '\n';
-    if (c === '\n' || c === '#') {
+    const c = at < eol ? t.charCodeAt(at) : 10;
+    if (c === 10 || c === 35) {
       const next = this.nextContent(eol + 1);
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
       if (!below) return { next, fact: plainScalar(t, at, at) };
@@ -171,18 +171,18 @@ export class Walker {
   /** A scalar or flow collection at `at`, the value of a collection in column `indent`. */
   private inline(at: number, indent: number, depth: number): { next: Line | undefined; fact: Fact } {
     const t = this.text;
-    const c = t[at]!;
+    const c = t.charCodeAt(at);
     let eol = this.lineEnd(at);
     let fact: ScalarNode | MapNode | SeqNode;
-    if (c === '|' || c === '>') {
+    if (c === 124 || c === 62) {
       const node = blockScalar(t, at, indent, this.end);
       const next = this.nextContent(node.end);
       if (next && next.indent > indent) outside();
       return { next, fact: node };
-    } else if (c === '"' || c === "'") {
+    } else if (c === 34 || c === 39) {
       fact = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(fact.end);
-    } else if (c === '[' || c === '{') {
+    } else if (c === 91 || c === 123) {
       fact = readFlow(t, at, eol, depth + 1);
     } else {
       fact = foldedPlain(t, plainValue(t, at, eol), indent, this.end);

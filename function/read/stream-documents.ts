@@ -3,7 +3,7 @@
 // document's tree exists at a time and a document the subset reader declines costs only itself. A document
 // the caller needs only the identity of is skimmed (read/scan-identity.ts) and gets no tree at all.
 import { splitJsonStream } from './json-stream.ts';
-import { readSubsetStream } from './subset-yaml.ts';
+import { plainSubsetText, readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
 import { scanSource } from './scan-source.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
@@ -44,21 +44,23 @@ const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
 export function* streamDocuments(text: string, path: string, skim?: Skim): Generator<StreamDoc, boolean> {
   const pieces = splitDocuments(text);
   if (!pieces) return false;
+  // Searched once for the stream: a document of a stream with nothing unusual has nothing unusual either (#37).
+  const plain = plainSubsetText(text);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
     const kind = skim ? (KIND_LINE.exec(piece)?.[1] ?? '') : '';
-    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece) : undefined;
+    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece, plain) : undefined;
     if (source && skim!.sources!(source.identity, piece)) {
       yield { contents: undefined, identity: source.identity, source, text: piece, offset: 0, file, readBy: 'subset' };
       continue;
     }
-    const identity = skim && skim.kinds.has(kind) ? scanIdentity(piece) : undefined;
+    const identity = skim && skim.kinds.has(kind) ? scanIdentity(piece, plain) : undefined;
     if (identity && skim!.wants(identity, piece)) {
       yield { contents: undefined, identity, text: piece, offset: 0, file, readBy: 'subset' };
       continue;
     }
-    const read = readSubsetStream(piece);
+    const read = readSubsetStream(piece, plain);
     if (read?.length === 1 && read[0]!.offset === 0) {
       yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
       continue;

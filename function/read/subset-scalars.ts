@@ -65,7 +65,7 @@ export function isBlockDash(t: string, at: number, end: number): boolean {
 export function restOfLine(t: string, pos: number, eol: number): void {
   let i = pos;
   while (i < eol && t.charCodeAt(i) === 32) i++;
-  if (i < eol && !(t[i] === '#' && i > pos)) outside();
+  if (i < eol && !(t.charCodeAt(i) === 35 && i > pos)) outside();
 }
 
 /**
@@ -169,8 +169,8 @@ export interface Lines {
  * before a break joins the lines).
  */
 export function quoted(t: string, at: number, eol: number, lines?: Lines): ScalarNode {
-  const double = t[at] === '"';
-  const quote = double ? '"' : "'";
+  const double = t.charCodeAt(at) === 34;
+  const closing = double ? 34 : 39; // the closing quote's char code
   // Runs of ordinary characters are copied as slices (one string per piece, not per character). `kept` holds
   // what came before the last escape or fold, whose spaces stay; `soft` what came after it, from this line's
   // runs, whose trailing spaces a line break drops. A break trims `soft` only, so each character is looked at
@@ -184,7 +184,11 @@ export function quoted(t: string, at: number, eol: number, lines?: Lines): Scala
   };
   for (;;) {
     let run = i;
-    while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
+    while (run < eol) {
+      const ch = t.charCodeAt(run);
+      if (ch === closing || (double && ch === 92)) break;
+      run++;
+    }
     if (run > i) soft += t.slice(i, run);
     if (run >= eol) {
       // unclosed on this line: a multi-line scalar (folded), or an error

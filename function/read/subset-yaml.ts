@@ -32,9 +32,12 @@ const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
 
-/** The documents of `text`, or undefined when any part of it is outside the subset. */
-export function readSubsetStream(text: string): SubsetDoc[] | undefined {
-  if (!plainSubsetText(text)) return undefined;
+/**
+ * The documents of `text`, or undefined when any part of it is outside the subset. `checked`: the caller found
+ * plainSubsetText true of a text holding this one, so it is not searched again. Default: false.
+ */
+export function readSubsetStream(text: string, checked = false): SubsetDoc[] | undefined {
+  if (!checked && !plainSubsetText(text)) return undefined;
   try {
     return new Reader(text).stream();
   } catch (err) {
@@ -214,8 +217,8 @@ class Reader {
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
-    const c = at < eol ? t[at]! : '\n';
-    if (c === '\n' || c === '#') {
+    const c = at < eol ? t.charCodeAt(at) : 10;
+    if (c === 10 || c === 35) {
       const next = this.nextContent(eol + 1);
       const comment = this.skipped.first;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
@@ -239,18 +242,18 @@ class Reader {
   /** A scalar or flow collection starting at `at`, the value of a collection in column `indent`. */
   private inline(at: number, indent: number, depth: number): Read<MapNode | SeqNode | ScalarNode> {
     const t = this.text;
-    const c = t[at]!;
+    const c = t.charCodeAt(at);
     let eol = this.lineEnd(at);
     let node: MapNode | SeqNode | ScalarNode;
-    if (c === '|' || c === '>') {
+    if (c === 124 || c === 62) {
       node = blockScalar(t, at, indent, this.end);
       const next = this.nextContent(node.end);
       if (next && next.indent > indent) outside();
       return { node, next };
-    } else if (c === '"' || c === "'") {
+    } else if (c === 34 || c === 39) {
       node = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(node.end);
-    } else if (c === '[' || c === '{') {
+    } else if (c === 91 || c === 123) {
       node = readFlow(t, at, eol, depth + 1);
     } else {
       node = plainValue(t, at, eol);
