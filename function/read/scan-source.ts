@@ -59,14 +59,14 @@ const METADATA_KEYS: ReadonlySet<string> = new Set(['name', 'generateName', 'nam
 
 /** A role that keeps every pair of a block map whose value is a string scalar, and declines any other. */
 function stringsInto(out: Map<string, string>): Role {
-  return { keys: NO_KEYS, facts: new Map(), each: (key, fact) => out.set(key, stringOf(fact)) };
+  return { keys: NO_KEYS, facts: NO_FACTS, each: (key, fact) => out.set(key, stringOf(fact)) };
 }
 
 /** A role that keeps where every string value of a block map of entries is (field 0: base64, 1: text). */
 function entriesInto(out: SourceText, field: 0 | 1): Role {
   return {
     keys: NO_KEYS,
-    facts: new Map(),
+    facts: NO_FACTS,
     each: (key, fact, site) => {
       stringOf(fact);
       out.add(field, key, site);
@@ -75,6 +75,8 @@ function entriesInto(out: SourceText, field: 0 | 1): Role {
 }
 
 const NO_KEYS: ReadonlySet<string> = new Set();
+/** The facts of a role that keeps none (NO_KEYS): the walker never adds to it, so every such role shares it (#37). */
+const NO_FACTS = new Map<string, Fact>();
 
 function stringOf(fact: Fact): string {
   const value = factString(fact);
@@ -112,6 +114,12 @@ class SourceText implements EntryTexts {
   add(field: 0 | 1, key: string, site: ValueSite): void {
     // The walker reads the root map's pairs in order: a base64 field after the text field puts its keys first.
     const at = field === 0 ? this.base64Count++ : this.keys.length;
+    if (at === this.keys.length) {
+      // The usual case, appended: splice would make an array of what it removes each time (#37).
+      this.keys.push(key);
+      this.sites.push(site.pos, site.indent, site.depth);
+      return;
+    }
     this.keys.splice(at, 0, key);
     this.sites.splice(at * 3, 0, site.pos, site.indent, site.depth);
   }

@@ -98,7 +98,7 @@ export class Walker {
     return isBlockDash(this.text, at, this.end);
   }
 
-  private key(at: number): { node: ScalarNode; after: number } | undefined {
+  private key(at: number): ScalarNode | undefined {
     return readKey(this.text, at, this.lineEnd(at));
   }
 
@@ -110,7 +110,7 @@ export class Walker {
     for (;;) {
       const key = this.key(keyAt);
       if (!key) outside();
-      const name = key!.node.value as string;
+      const name = key!.value as string;
       // A duplicate key: an error the yaml library reports.
       if (Array.isArray(keys)) {
         if (keys.includes(name)) outside();
@@ -120,9 +120,9 @@ export class Walker {
         if (keys.has(name)) outside();
         keys.add(name);
       }
-      const value = this.value(key!.after, indent, depth, true, role?.under?.get(name));
+      const value = this.value(key!.end + 1, indent, depth, true, role?.under?.get(name));
       if (role?.keys.has(name)) role.facts.set(name, value.fact);
-      role?.each?.(name, value.fact, { pos: key!.after, indent, depth });
+      role?.each?.(name, value.fact, { pos: key!.end + 1, indent, depth });
       const next = value.next;
       if (!next || next.indent < indent) return next;
       if (next.indent > indent || this.isDash(next.at)) outside();

@@ -27,7 +27,7 @@ const CONTINUES = /[A-Za-z0-9_.\/()$=+~<;^`"'\\\-\u00a0-\uffff]/;
 export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd: number): ScalarNode {
   let eol = lineEnd(t, first.end, docEnd);
   for (let i = first.end; i < eol; i++) if (t.charCodeAt(i) !== 32) return first; // a comment ends it
-  const pieces: string[] = [t.slice(first.start, first.end)];
+  let pieces: string[] | undefined; // made at the first continuation line: most values have none (#37)
   let end = first.end;
   let empties = 0;
   for (let start = eol + 1; start < docEnd; ) {
@@ -42,6 +42,7 @@ export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd
     if (col - start <= parent || t[col] === '#') break; // not a continuation: the caller reads on from here
     if (!CONTINUES.test(t[col]!)) outside();
     const stop = plainTextEnd(t, col, next); // a `: ` in it is a key, or an error
+    pieces ??= [t.slice(first.start, first.end)];
     pieces.push(empties === 0 ? ' ' : '\n'.repeat(empties), t.slice(col, stop));
     empties = 0;
     end = stop;
@@ -51,7 +52,7 @@ export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd
     if (rest < next) break; // past the spaces, only a ` #` comment can follow: it ends the scalar
     start = next + 1;
   }
-  if (pieces.length === 1) return first;
+  if (!pieces) return first;
   const value = pieces.join('');
   if (typeof plainScalar(value, 0, value.length).value !== 'string') outside();
   return new ScalarNode(value, 'plain', first.start, end);

@@ -31,10 +31,11 @@ const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
 
 /**
  * The implicit key `key:` at `at`, on the line ending at `eol` (a plain or quoted key, then `:` and a space or the
- * line's end), and where its value starts; undefined when no key starts there. Throws OUT (outside the subset)
+ * line's end); undefined when no key starts there. Its `:` is at its `end`, so its value starts at `end + 1` (no
+ * object of its own for that: every key of every document is read here, #37). Throws OUT (outside the subset)
  * for a key the subset leaves to the yaml library: not a string, too long, or a merge key.
  */
-export function readKey(t: string, at: number, eol: number): { node: ScalarNode; after: number } | undefined {
+export function readKey(t: string, at: number, eol: number): ScalarNode | undefined {
   const c = t[at]!;
   let node: ScalarNode;
   let end: number;
@@ -62,5 +63,5 @@ export function readKey(t: string, at: number, eol: number): { node: ScalarNode;
   if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
   if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
   if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
-  return { node, after: end + 1 };
+  return node;
 }

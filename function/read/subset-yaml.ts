@@ -82,7 +82,7 @@ class Reader {
   /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
   private readonly skipped: { first?: readonly [number, number] | undefined } = {};
   /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
-  private key: { node: ScalarNode; after: number } | undefined;
+  private key: ScalarNode | undefined;
   private keyAt = -1;
   private keyEnd = -1;
   /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
@@ -114,9 +114,9 @@ class Reader {
     // Depths and columns as when the whole document is read: the root map is depth 0 in column 0.
     const key = entry === undefined ? this.implicitKey(from) : undefined;
     if (entry === undefined && !key) outside();
-    const read = key ? this.value(key.after, 0, 0, true) : this.value(from + 1, entry!, 1, false);
+    const read = key ? this.value(key.end + 1, 0, 0, true) : this.value(from + 1, entry!, 1, false);
     if (read.next) outside();
-    return { ...(key ? { key: key.node } : {}), value: read.node };
+    return { ...(key ? { key } : {}), value: read.node };
   }
 
   /** Start of the line after a `---` marker line (which may hold a comment, nothing else). */
@@ -175,10 +175,10 @@ class Reader {
     for (;;) {
       const key = this.implicitKey(keyAt);
       if (!key) outside();
-      if (hasKey(map, key!.node.value as string)) outside(); // duplicate key: an error the yaml library reports
-      const value = this.value(key!.after, indent, depth, true);
+      if (hasKey(map, key!.value as string)) outside(); // duplicate key: an error the yaml library reports
+      const value = this.value(key!.end + 1, indent, depth, true);
       if (value.comment) (map.comments ??= new Map()).set(map.items.length, value.comment);
-      map.items.push(new PairNode(key!.node, value.node));
+      map.items.push(new PairNode(key!, value.node));
       const next = value.next;
       if (!next || next.indent < indent) {
         map.end = value.node.end;
@@ -271,9 +271,13 @@ class Reader {
   }
 
   /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
-  private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
+  private implicitKey(at: number): ScalarNode | undefined {
     // Asked twice of most keys (a value's reader asks whether its next line is one; the map then reads it).
-    if (at !== this.keyAt || this.end !== this.keyEnd) [this.key, this.keyAt, this.keyEnd] = [readKey(this.text, at, this.lineEnd(at)), at, this.end];
+    if (at !== this.keyAt || this.end !== this.keyEnd) {
+      this.key = readKey(this.text, at, this.lineEnd(at));
+      this.keyAt = at;
+      this.keyEnd = this.end;
+    }
     return this.key;
   }
 
