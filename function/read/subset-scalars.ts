@@ -2,7 +2,8 @@
 // resolved by the yaml library's own core-schema tags, single- and double-quoted ones that close on their line,
 // literal and folded block scalars — as light ScalarNodes. Anything in doubt throws OUT (`outside()`), which
 // the subset reader turns into "not in the subset". Beside them, the line helpers both walkers of the subset
-// step with (lineEnd, nextContentLine, isBlockDash, restOfLine).
+// step with (lineEnd, nextContentLine, isBlockDash, restOfLine, plainTextEnd). Over 300 lines: the helpers and the
+// scalar readers share OUT and decide together, character by character, what both walkers accept.
 import { Document, Scalar, type ScalarTag } from 'yaml';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
 import { ScalarNode, type ScalarValue } from '../model/nodes.ts';
