@@ -58,7 +58,8 @@ const idOf = (use: SourceUse): string => use.id;
 /** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
 function finishUse(merged: MergingUse): SourceUse {
   const { id, cls, namespace, name, whole, keys, optional, fields, requiredField, dataOnly } = merged;
-  const use: SourceUse = { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true };
-  if (requiredField !== undefined) use.requiredField = requiredField;
-  return use;
+  // requiredField in the literal too: added afterwards, it gave each use a property array of its own (#37).
+  return requiredField === undefined
+    ? { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true }
+    : { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true, requiredField };
 }

@@ -89,7 +89,7 @@ export interface KObject {
    * Problems reading labels or annotations (an alias, a non-map, a non-string rollstamp.dev/* value).
    * Reported only for objects rollstamp interprets (workloads, Secrets, ConfigMaps); others pass through.
    */
-  metadataProblems: Result[];
+  metadataProblems: readonly Result[];
   subject: Subject;
   /** metadata.uid, when the render carries one (an export of live objects does). */
   uid?: string;

@@ -76,8 +76,7 @@ const NO_ITEM: Item = Object.freeze({
  */
 export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef, position: number, config: Config): KObject {
   const { apiVersion, kind, name, namespace: explicitNs } = source.identity;
-  const ref: ResourceRef = { apiVersion, kind, name };
-  if (explicitNs) ref.namespace = explicitNs;
+  const ref = refOf(apiVersion, kind, name, explicitNs);
   const obj: KObject = {
     item: NO_ITEM,
     index: position,
@@ -88,7 +87,7 @@ export function indexScanned(index: SourceIndex, source: ScannedSource, file: Fi
     namespace: explicitNs || config.defaultNamespace,
     labels: source.labels.size > 0 ? source.labels : NONE,
     annotations: source.annotations.size > 0 ? source.annotations : NONE,
-    metadataProblems: [],
+    metadataProblems: NO_PROBLEMS,
     subject: { file, ref },
     ...(source.uid ? { uid: source.uid } : {}),
     entryTexts: source.entries,
@@ -110,8 +109,7 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
   const metaMap = isMapNode(meta) ? meta : undefined;
   const name = (metaMap && (stringValue(child(metaMap, 'name')) ?? stringValue(child(metaMap, 'generateName')))) ?? '';
   const explicitNs = metaMap ? stringValue(child(metaMap, 'namespace')) : undefined;
-  const ref: ResourceRef = { apiVersion, kind, name };
-  if (explicitNs) ref.namespace = explicitNs;
+  const ref = refOf(apiVersion, kind, name, explicitNs);
   // A literal, not a spread: a subject outlives its object in the plan, and spread ones each had a hidden class of their own (#37).
   const subject: Subject = item.file ? { file: item.file, ref } : { ref };
   const metadataProblems: Result[] = [];
@@ -128,11 +126,23 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
     namespace: explicitNs || config.defaultNamespace,
     labels: m ? stringMap(m, 'labels', reader) : NONE,
     annotations: m ? stringMap(m, 'annotations', reader) : NONE,
-    metadataProblems,
+    // The index keeps every object to the end of the run: most have no problem, and share one empty list (#37).
+    metadataProblems: metadataProblems.length > 0 ? metadataProblems : NO_PROBLEMS,
     subject,
     ...uidOf(metaMap),
   };
 }
+
+/**
+ * An object's reference, written whole: a namespace added to it afterwards gave each reference a property array
+ * of its own, and a plan keeps one per object to the end of the run (#37).
+ */
+function refOf(apiVersion: string, kind: string, name: string, namespace: string | undefined): ResourceRef {
+  return namespace ? { apiVersion, kind, name, namespace } : { apiVersion, kind, name };
+}
+
+/** No metadata problem: one frozen list for every object that has none (nothing adds to an indexed object's). */
+const NO_PROBLEMS: readonly Result[] = Object.freeze([]);
 
 /** metadata.uid when a render carries it (kagent 1.x counts a recreated ConfigMap or object, #35). */
 function uidOf(meta: MapNode | undefined): { uid?: string } {

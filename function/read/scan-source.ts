@@ -24,10 +24,11 @@ const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
  *   (a non-empty flow map of entries, too): the tree path reads those and reports what it finds.
  * - Accepting is a promise: the subset reader's tree of `text` gives the same identity, labels, annotations, uid,
  *   and the same entries in the same order (test/property/scan-source.test.ts holds it to that).
+ * - `checked`: the caller found plainSubsetText true of a text holding this one. Default: false.
  */
-export function scanSource(text: string): ScannedSource | undefined {
+export function scanSource(text: string, checked = false): ScannedSource | undefined {
   const kind = KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
-  if (kind === undefined || !plainSubsetText(text)) return undefined;
+  if (kind === undefined || (!checked && !plainSubsetText(text))) return undefined;
   const labels = new Map<string, string>();
   const annotations = new Map<string, string>();
   const [base64, textField] = entryFields(kind);
@@ -58,14 +59,14 @@ const METADATA_KEYS: ReadonlySet<string> = new Set(['name', 'generateName', 'nam
 
 /** A role that keeps every pair of a block map whose value is a string scalar, and declines any other. */
 function stringsInto(out: Map<string, string>): Role {
-  return { keys: NO_KEYS, facts: new Map(), each: (key, fact) => out.set(key, stringOf(fact)) };
+  return { keys: NO_KEYS, facts: NO_FACTS, each: (key, fact) => out.set(key, stringOf(fact)) };
 }
 
 /** A role that keeps where every string value of a block map of entries is (field 0: base64, 1: text). */
 function entriesInto(out: SourceText, field: 0 | 1): Role {
   return {
     keys: NO_KEYS,
-    facts: new Map(),
+    facts: NO_FACTS,
     each: (key, fact, site) => {
       stringOf(fact);
       out.add(field, key, site);
@@ -74,6 +75,8 @@ function entriesInto(out: SourceText, field: 0 | 1): Role {
 }
 
 const NO_KEYS: ReadonlySet<string> = new Set();
+/** The facts of a role that keeps none (NO_KEYS): the walker never adds to it, so every such role shares it (#37). */
+const NO_FACTS = new Map<string, Fact>();
 
 function stringOf(fact: Fact): string {
   const value = factString(fact);
@@ -111,6 +114,12 @@ class SourceText implements EntryTexts {
   add(field: 0 | 1, key: string, site: ValueSite): void {
     // The walker reads the root map's pairs in order: a base64 field after the text field puts its keys first.
     const at = field === 0 ? this.base64Count++ : this.keys.length;
+    if (at === this.keys.length) {
+      // The usual case, appended: splice would make an array of what it removes each time (#37).
+      this.keys.push(key);
+      this.sites.push(site.pos, site.indent, site.depth);
+      return;
+    }
     this.keys.splice(at, 0, key);
     this.sites.splice(at * 3, 0, site.pos, site.indent, site.depth);
   }

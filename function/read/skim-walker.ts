@@ -46,6 +46,9 @@ const FEW_KEYS = 32;
  */
 export class Walker {
   private end: number;
+  /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
+  private breakFrom = 0;
+  private breakAt = -1;
 
   constructor(private readonly text: string) {
     this.end = text.length;
@@ -60,7 +63,7 @@ export class Walker {
       this.end = markers[0]!;
       if (this.nextContent(0)) outside(); // content above the marker: a document of its own
       this.end = this.text.length;
-      const eol = lineEnd(this.text, markers[0]!, this.end);
+      const eol = this.lineEnd(markers[0]!);
       restOfLine(this.text, markers[0]! + 3, eol);
       body = Math.min(eol + 1, this.end);
     }
@@ -78,6 +81,15 @@ export class Walker {
     return typeof fact === 'object' && fact.kind === 'scalar' ? fact : undefined;
   }
 
+  /** End of the line holding `from`, or the document's end; the line break found last answers every offset up to it (#37). */
+  private lineEnd(from: number): number {
+    if (from < this.breakFrom || from > this.breakAt) {
+      this.breakFrom = from;
+      this.breakAt = lineEnd(this.text, from, this.text.length);
+    }
+    return this.breakAt > this.end ? this.end : this.breakAt;
+  }
+
   private nextContent(from: number): Line | undefined {
     return nextContentLine(this.text, from, this.end);
   }
@@ -86,8 +98,8 @@ export class Walker {
     return isBlockDash(this.text, at, this.end);
   }
 
-  private key(at: number): { node: ScalarNode; after: number } | undefined {
-    return readKey(this.text, at, lineEnd(this.text, at, this.end));
+  private key(at: number): ScalarNode | undefined {
+    return readKey(this.text, at, this.lineEnd(at));
   }
 
   /** A block map in column `indent` whose first key is at `at`; the next content line after it. */
@@ -98,7 +110,7 @@ export class Walker {
     for (;;) {
       const key = this.key(keyAt);
       if (!key) outside();
-      const name = key!.node.value as string;
+      const name = key!.value as string;
       // A duplicate key: an error the yaml library reports.
       if (Array.isArray(keys)) {
         if (keys.includes(name)) outside();
@@ -108,9 +120,9 @@ export class Walker {
         if (keys.has(name)) outside();
         keys.add(name);
       }
-      const value = this.value(key!.after, indent, depth, true, role?.under?.get(name));
+      const value = this.value(key!.end + 1, indent, depth, true, role?.under?.get(name));
       if (role?.keys.has(name)) role.facts.set(name, value.fact);
-      role?.each?.(name, value.fact, { pos: key!.after, indent, depth });
+      role?.each?.(name, value.fact, { pos: key!.end + 1, indent, depth });
       const next = value.next;
       if (!next || next.indent < indent) return next;
       if (next.indent > indent || this.isDash(next.at)) outside();
@@ -132,11 +144,11 @@ export class Walker {
   /** The value after `key:` or `-` (`pos` just past it), as the subset reader reads it; a block map below its key is read with `role`. */
   private value(pos: number, indent: number, depth: number, inMap: boolean, role?: Role): { next: Line | undefined; fact: Fact } {
     const t = this.text;
-    const eol = lineEnd(t, pos, this.end);
+    const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
-    const c = at < eol ? t[at]! : '\n';
-    if (c === '\n' || c === '#') {
+    const c = at < eol ? t.charCodeAt(at) : 10;
+    if (c === 10 || c === 35) {
       const next = this.nextContent(eol + 1);
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
       if (!below) return { next, fact: plainScalar(t, at, at) };
@@ -159,22 +171,22 @@ export class Walker {
   /** A scalar or flow collection at `at`, the value of a collection in column `indent`. */
   private inline(at: number, indent: number, depth: number): { next: Line | undefined; fact: Fact } {
     const t = this.text;
-    const c = t[at]!;
-    let eol = lineEnd(t, at, this.end);
+    const c = t.charCodeAt(at);
+    let eol = this.lineEnd(at);
     let fact: ScalarNode | MapNode | SeqNode;
-    if (c === '|' || c === '>') {
+    if (c === 124 || c === 62) {
       const node = blockScalar(t, at, indent, this.end);
       const next = this.nextContent(node.end);
       if (next && next.indent > indent) outside();
       return { next, fact: node };
-    } else if (c === '"' || c === "'") {
+    } else if (c === 34 || c === 39) {
       fact = quoted(t, at, eol, { parent: indent, docEnd: this.end });
-      eol = lineEnd(t, fact.end, this.end);
-    } else if (c === '[' || c === '{') {
+      eol = this.lineEnd(fact.end);
+    } else if (c === 91 || c === 123) {
       fact = readFlow(t, at, eol, depth + 1);
     } else {
       fact = foldedPlain(t, plainValue(t, at, eol), indent, this.end);
-      eol = lineEnd(t, fact.end, this.end);
+      eol = this.lineEnd(fact.end);
     }
     restOfLine(t, fact.end, eol);
     const next = this.nextContent(eol + 1);

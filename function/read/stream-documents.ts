@@ -3,11 +3,13 @@
 // document's tree exists at a time and a document the subset reader declines costs only itself. A document
 // the caller needs only the identity of is skimmed (read/scan-identity.ts) and gets no tree at all.
 import { splitJsonStream } from './json-stream.ts';
-import { readSubsetStream } from './subset-yaml.ts';
+import { plainSubsetText, readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
 import { scanSource } from './scan-source.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
-import type { ScannedIdentity } from '../model/object.ts';
+import type { FileRef } from '../model/results.ts';
+import type { Node } from '../model/nodes.ts';
+import type { ReadBy, ScannedIdentity, ScannedSource } from '../model/object.ts';
 
 /** A `---` marker line: where a document starts (the line cannot be content: YAML forbids it there). */
 const MARKER = /^---(?:[ \t\r\n]|$)/gm;
@@ -44,23 +46,25 @@ const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
 export function* streamDocuments(text: string, path: string, skim?: Skim): Generator<StreamDoc, boolean> {
   const pieces = splitDocuments(text);
   if (!pieces) return false;
+  // Searched once for the stream: a document of a stream with nothing unusual has nothing unusual either (#37).
+  const plain = plainSubsetText(text);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
     const kind = skim ? (KIND_LINE.exec(piece)?.[1] ?? '') : '';
-    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece) : undefined;
+    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece, plain) : undefined;
     if (source && skim!.sources!(source.identity, piece)) {
-      yield { contents: undefined, identity: source.identity, source, text: piece, offset: 0, file, readBy: 'subset' };
+      yield streamDoc(undefined, piece, file, 'subset', source.identity, source);
       continue;
     }
-    const identity = skim && skim.kinds.has(kind) ? scanIdentity(piece) : undefined;
+    const identity = skim && skim.kinds.has(kind) ? scanIdentity(piece, plain) : undefined;
     if (identity && skim!.wants(identity, piece)) {
-      yield { contents: undefined, identity, text: piece, offset: 0, file, readBy: 'subset' };
+      yield streamDoc(undefined, piece, file, 'subset', identity);
       continue;
     }
-    const read = readSubsetStream(piece);
+    const read = readSubsetStream(piece, plain);
     if (read?.length === 1 && read[0]!.offset === 0) {
-      yield { contents: read[0]!.contents, text: piece, offset: 0, file, readBy: 'subset' };
+      yield streamDoc(read[0]!.contents, piece, file, 'subset');
       continue;
     }
     // A document that is most of the stream is read with the rest of it, as a stream of one document is: read
@@ -68,9 +72,18 @@ export function* streamDocuments(text: string, path: string, skim?: Skim): Gener
     // the yaml library's time on the same bytes (SECURITY.md "Bounded work").
     const alone = 2 * piece.length <= text.length ? readAlone(piece, path) : undefined;
     if (!alone) return false;
-    yield { contents: alone.contents, text: piece, offset: 0, file, readBy: 'yaml-document' };
+    yield streamDoc(alone.contents, piece, file, 'yaml-document');
   }
   return true;
+}
+
+/**
+ * A document as streamDocuments yields it, with every field a run sets later (streamItems, the skim's planner)
+ * there from the start: one hidden class for every document, and no property array added to each as the run goes
+ * on (#37: a 50k stream keeps its documents to the end).
+ */
+function streamDoc(contents: Node | null | undefined, piece: string, file: FileRef, readBy: ReadBy, identity?: ScannedIdentity, source?: ScannedSource): StreamDoc {
+  return { contents, firstItem: 0, itemCount: 0, readBy, identity, source, text: piece, offset: 0, file };
 }
 
 /**

@@ -12,34 +12,35 @@ import { hasKey } from './subset-keys.ts';
  */
 export function readFlow(t: string, at: number, eol: number, depth: number): MapNode | SeqNode {
   if (depth >= MAX_DEPTH) outside();
-  const isMap = t[at] === '{';
-  const close = isMap ? '}' : ']';
+  // Char codes throughout, not one-character strings: every workload holds a few of these (#37).
+  const isMap = t.charCodeAt(at) === 123 /* { */;
+  const close = isMap ? 125 /* } */ : 93 /* ] */;
   const map = isMap ? new MapNode(true, at, -1, at) : undefined;
   const seq = isMap ? undefined : new SeqNode(true, at);
   let i = skipSpaces(t, at + 1, eol);
-  if (t[i] === close) i++;
+  if (t.charCodeAt(i) === close) i++;
   else {
     for (;;) {
       const item = flowItem(t, i, eol, depth);
       i = skipSpaces(t, item.end, eol);
       if (map) {
         const key = item.kind === 'scalar' ? item.value : undefined;
-        if (typeof key !== 'string' || t[i] !== ':' || t[i + 1] !== ' ' || hasKey(map, key)) outside();
+        if (typeof key !== 'string' || t.charCodeAt(i) !== 58 /* : */ || t.charCodeAt(i + 1) !== 32 /* ' ' */ || hasKey(map, key)) outside();
         if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
         const value = flowItem(t, skipSpaces(t, i + 1, eol), eol, depth);
         map.items.push(new PairNode(item, value));
         i = skipSpaces(t, value.end, eol);
       } else {
-        if (t[i] === ':') outside(); // `[a: b]`: a pair in a list
+        if (t.charCodeAt(i) === 58 /* : */) outside(); // `[a: b]`: a pair in a list
         seq!.items.push(item);
       }
-      if (t[i] === close) {
+      if (t.charCodeAt(i) === close) {
         i++;
         break;
       }
-      if (t[i] !== ',') outside();
+      if (t.charCodeAt(i) !== 44 /* , */) outside();
       i = skipSpaces(t, i + 1, eol);
-      if (t[i] === close) outside(); // a trailing comma
+      if (t.charCodeAt(i) === close) outside(); // a trailing comma
     }
   }
   const node = (map ?? seq)!;
@@ -49,28 +50,33 @@ export function readFlow(t: string, at: number, eol: number, depth: number): Map
 
 /** An item of a flow collection; its `end` is where its text ends (trailing spaces excluded). */
 function flowItem(t: string, at: number, eol: number, depth: number): Node & { end: number } {
-  const c = t[at];
+  const c = t.charCodeAt(at);
   if (at >= eol) outside();
-  if (c === '[' || c === '{') return readFlow(t, at, eol, depth + 1);
-  if (c === '"' || c === "'") return quoted(t, at, eol);
-  if (c === ':' || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
+  if (c === 91 /* [ */ || c === 123 /* { */) return readFlow(t, at, eol, depth + 1);
+  if (c === 34 /* " */ || c === 39 /* ' */) return quoted(t, at, eol);
+  if (c === 58 /* : */ || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
   // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
   let end = at;
   while (end < eol) {
-    const ch = t[end]!;
-    if (ch === ',' || ch === ']' || ch === '}') break;
-    if (ch === '[' || ch === '{') outside();
-    if (ch === ':' && (end + 1 >= eol || ' ,]}[{'.includes(t[end + 1]!))) break;
-    if (ch === '#' && t[end - 1] === ' ') outside();
+    const ch = t.charCodeAt(end);
+    if (ch === 44 /* , */ || ch === 93 /* ] */ || ch === 125 /* } */) break;
+    if (ch === 91 /* [ */ || ch === 123 /* { */) outside();
+    if (ch === 58 /* : */ && (end + 1 >= eol || endsFlowPlain(t.charCodeAt(end + 1)))) break;
+    if (ch === 35 /* # */ && t.charCodeAt(end - 1) === 32 /* ' ' */) outside();
     end++;
   }
   if (end >= eol) outside(); // the collection continues on the next line
   let valueEnd = end;
-  while (t.charCodeAt(valueEnd - 1) === 32) valueEnd--;
+  while (t.charCodeAt(valueEnd - 1) === 32 /* ' ' */) valueEnd--;
   return plainScalar(t, at, valueEnd);
 }
 
+/** A space or a flow indicator: after `:`, they end a plain scalar in a flow collection. */
+function endsFlowPlain(c: number): boolean {
+  return c === 32 /* ' ' */ || c === 44 /* , */ || c === 91 /* [ */ || c === 93 /* ] */ || c === 123 /* { */ || c === 125 /* } */;
+}
+
 function skipSpaces(t: string, i: number, eol: number): number {
-  while (i < eol && t.charCodeAt(i) === 32) i++;
+  while (i < eol && t.charCodeAt(i) === 32 /* ' ' */) i++;
   return i;
 }

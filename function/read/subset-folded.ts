@@ -4,18 +4,12 @@
 // that plainly continue it are read (first character a letter, digit, `-`, quote or other ordinary one, no
 // `: `); the rest, and a folded value that would not be a string, is left to the yaml library (throws OUT).
 import { ScalarNode } from '../model/nodes.ts';
-import { indexOnLine, lineEnd, outside, plainScalar, plainStart } from './subset-scalars.ts';
+import { lineEnd, outside, plainScalar, plainStart, plainTextEnd } from './subset-scalars.ts';
 
 /** A plain scalar in block context at `at`: to the end of the line or a ` #` comment (`a: b: c` is outside). */
 export function plainValue(t: string, at: number, eol: number): ScalarNode {
   if (!plainStart(t, at, eol)) outside();
-  const hash = indexOnLine(t, ' #', at, eol);
-  let end = hash >= 0 ? hash : eol;
-  while (t.charCodeAt(end - 1) === 32) end--;
-  for (let i = indexOnLine(t, ':', at, end); i >= 0; i = indexOnLine(t, ':', i + 1, end)) {
-    if (i + 1 === end || t.charCodeAt(i + 1) === 32) outside(); // `a: b: c`, `a: b:`
-  }
-  return plainScalar(t, at, end);
+  return plainScalar(t, at, plainTextEnd(t, at, eol));
 }
 
 /**
@@ -33,7 +27,7 @@ const CONTINUES = /[A-Za-z0-9_.\/()$=+~<;^`"'\\\-\u00a0-\uffff]/;
 export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd: number): ScalarNode {
   let eol = lineEnd(t, first.end, docEnd);
   for (let i = first.end; i < eol; i++) if (t.charCodeAt(i) !== 32) return first; // a comment ends it
-  const pieces: string[] = [t.slice(first.start, first.end)];
+  let pieces: string[] | undefined; // made at the first continuation line: most values have none (#37)
   let end = first.end;
   let empties = 0;
   for (let start = eol + 1; start < docEnd; ) {
@@ -47,20 +41,18 @@ export function foldedPlain(t: string, first: ScalarNode, parent: number, docEnd
     }
     if (col - start <= parent || t[col] === '#') break; // not a continuation: the caller reads on from here
     if (!CONTINUES.test(t[col]!)) outside();
-    const hash = indexOnLine(t, ' #', col, next);
-    let stop = hash >= 0 ? hash : next;
-    while (t.charCodeAt(stop - 1) === 32) stop--;
-    for (let i = indexOnLine(t, ':', col, stop); i >= 0; i = indexOnLine(t, ':', i + 1, stop)) {
-      if (i + 1 === stop || t.charCodeAt(i + 1) === 32) outside(); // a key, or an error
-    }
+    const stop = plainTextEnd(t, col, next); // a `: ` in it is a key, or an error
+    pieces ??= [t.slice(first.start, first.end)];
     pieces.push(empties === 0 ? ' ' : '\n'.repeat(empties), t.slice(col, stop));
     empties = 0;
     end = stop;
     eol = next;
-    if (hash >= 0) break;
+    let rest = stop;
+    while (rest < next && t.charCodeAt(rest) === 32) rest++;
+    if (rest < next) break; // past the spaces, only a ` #` comment can follow: it ends the scalar
     start = next + 1;
   }
-  if (pieces.length === 1) return first;
+  if (!pieces) return first;
   const value = pieces.join('');
   if (typeof plainScalar(value, 0, value.length).value !== 'string') outside();
   return new ScalarNode(value, 'plain', first.start, end);

@@ -2,7 +2,7 @@
 // map is read by read/subset-yaml.ts, cheaply for the few-key maps manifests are mostly made of and without a
 // quadratic scan for a large one.
 import type { MapNode, ScalarNode } from '../model/nodes.ts';
-import { indexOnLine, keyTooLong, outside, plainScalar, plainStart, quotedOnLine } from './subset-scalars.ts';
+import { keyTooLong, outside, plainScalar, plainStart, quotedOnLine } from './subset-scalars.ts';
 
 /** The keys of each large map being read (see hasKey). */
 const LARGE_MAP_KEYS = new WeakMap<MapNode, Set<string>>();
@@ -31,10 +31,11 @@ const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
 
 /**
  * The implicit key `key:` at `at`, on the line ending at `eol` (a plain or quoted key, then `:` and a space or the
- * line's end), and where its value starts; undefined when no key starts there. Throws OUT (outside the subset)
+ * line's end); undefined when no key starts there. Its `:` is at its `end`, so its value starts at `end + 1` (no
+ * object of its own for that: every key of every document is read here, #37). Throws OUT (outside the subset)
  * for a key the subset leaves to the yaml library: not a string, too long, or a merge key.
  */
-export function readKey(t: string, at: number, eol: number): { node: ScalarNode; after: number } | undefined {
+export function readKey(t: string, at: number, eol: number): ScalarNode | undefined {
   const c = t[at]!;
   let node: ScalarNode;
   let end: number;
@@ -45,20 +46,22 @@ export function readKey(t: string, at: number, eol: number): { node: ScalarNode;
     end = node.end;
   } else {
     if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
+    // One pass: the first `:` followed by a space or the line's end, unless a ` #` comment comes before it.
     end = -1;
-    for (let i = indexOnLine(t, ':', at, eol); i >= 0; i = indexOnLine(t, ':', i + 1, eol)) {
-      if (i + 1 === eol || t.charCodeAt(i + 1) === 32) {
+    for (let i = at; i < eol; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === 58 && (i + 1 === eol || t.charCodeAt(i + 1) === 32)) {
         end = i;
         break;
       }
+      if (ch === 35 && i > at && t.charCodeAt(i - 1) === 32) return undefined;
     }
     if (end < 0) return undefined;
-    if (indexOnLine(t, ' #', at, end) >= 0) return undefined;
     while (t.charCodeAt(end - 1) === 32) end--;
     node = plainScalar(t, at, end);
   }
   if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
   if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
   if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
-  return { node, after: end + 1 };
+  return node;
 }

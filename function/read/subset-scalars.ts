@@ -2,7 +2,8 @@
 // resolved by the yaml library's own core-schema tags, single- and double-quoted ones that close on their line,
 // literal and folded block scalars — as light ScalarNodes. Anything in doubt throws OUT (`outside()`), which
 // the subset reader turns into "not in the subset". Beside them, the line helpers both walkers of the subset
-// step with (lineEnd, nextContentLine, isBlockDash, restOfLine).
+// step with (lineEnd, nextContentLine, isBlockDash, restOfLine, plainTextEnd). Over 300 lines: the helpers and the
+// scalar readers share OUT and decide together, character by character, what both walkers accept.
 import { Document, Scalar, type ScalarTag } from 'yaml';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
 import { ScalarNode, type ScalarValue } from '../model/nodes.ts';
@@ -18,9 +19,6 @@ export const outside = (): never => {
 const schemaDoc = new Document(null, PARSE_OPTIONS);
 const PLAIN_TAGS = schemaDoc.schema.tags.filter((t): t is ScalarTag => t.default === true && !t.collection && t.test !== undefined);
 const RESOLVE_OPTIONS = schemaDoc.options;
-// Only these first characters can make a plain scalar anything but a string in the core schema
-// (null `~ null`, bool `true false`, numbers `+1 -1 .5 .inf 0x1`); the empty scalar is null.
-const MAYBE_TYPED = /^[~nNtTfF0-9+\-.]/;
 
 /** End of the line holding `from` (its `\n`), or `end` when that comes first. */
 export function lineEnd(t: string, from: number, end: number): number {
@@ -42,12 +40,12 @@ export function nextContentLine(t: string, from: number, end: number, comments?:
   while (start < end) {
     let at = start;
     while (at < end && t.charCodeAt(at) === 32) at++;
-    const c = t[at];
-    if (at >= end || c === '\n') {
+    const c = t.charCodeAt(at);
+    if (at >= end || c === 10) {
       start = at + 1;
       continue;
     }
-    if (c === '#') {
+    if (c === 35) {
       if (comments) comments.first ??= [at, at - start];
       start = lineEnd(t, at, end) + 1;
       continue;
@@ -59,27 +57,35 @@ export function nextContentLine(t: string, from: number, end: number, comments?:
 
 /** `-` at `at` followed by a space or the end of its line: a block list entry. */
 export function isBlockDash(t: string, at: number, end: number): boolean {
-  const next = t[at + 1];
-  return t[at] === '-' && (next === ' ' || next === '\n' || at + 1 >= end);
+  if (t.charCodeAt(at) !== 45) return false; // char codes, not one-character strings: asked of every content line (#37)
+  const next = t.charCodeAt(at + 1);
+  return next === 32 || next === 10 || at + 1 >= end;
 }
 
 /** After a value that ended on its line at `pos`: only spaces and a comment may follow. */
 export function restOfLine(t: string, pos: number, eol: number): void {
   let i = pos;
   while (i < eol && t.charCodeAt(i) === 32) i++;
-  if (i < eol && !(t[i] === '#' && i > pos)) outside();
+  if (i < eol && !(t.charCodeAt(i) === 35 && i > pos)) outside();
 }
 
 /**
- * Index of `s` (one character, or a space and one character) in [from, to) of the text, or -1. A loop over
- * the line: no slice per call, and never a search past `to` (which would make a long stream quadratic).
+ * Where the plain text on [from, to) of one line ends: before a ` #` comment, its trailing spaces dropped. Throws
+ * OUT at a `:` followed by a space or the line's end before that (`a: b: c`, `a: b:`: a key, or an error). One
+ * pass over the line, not a search for each indicator (#37).
  */
-export function indexOnLine(t: string, s: ' #' | ':', from: number, to: number): number {
-  const last = s.charCodeAt(s.length - 1);
-  for (let i = from + s.length - 1; i < to; i++) {
-    if (t.charCodeAt(i) === last && (s.length === 1 || t.charCodeAt(i - 1) === 32)) return i - s.length + 1;
+export function plainTextEnd(t: string, from: number, to: number): number {
+  let end = to;
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 35 && i > from && t.charCodeAt(i - 1) === 32) {
+      end = i - 1;
+      break;
+    }
+    if (c === 58 && (i + 1 === to || t.charCodeAt(i + 1) === 32)) outside();
   }
-  return -1;
+  while (t.charCodeAt(end - 1) === 32) end--;
+  return end;
 }
 
 /**
@@ -96,16 +102,30 @@ export function keyTooLong(t: string, at: number, end: number, max: number): boo
 
 /** Whether a plain scalar may start at `at` (not an indicator; `-` only before a non-space). */
 export function plainStart(t: string, at: number, eol: number): boolean {
-  const c = t[at];
-  if (c === undefined || at >= eol) return false;
-  if ('[]{},#&*!|>\'"%@`?'.includes(c)) return false;
-  if (c === '-' || c === ':') {
+  if (at >= eol || at >= t.length) return false;
+  const c = t.charCodeAt(at);
+  if (c < 128 && NOT_PLAIN_START[c] === 1) return false;
+  if (c === 45 || c === 58) {
     // `-` and `:` start a plain scalar only before a character that is not a space or a flow indicator
-    const n = t[at + 1]!;
-    return at + 1 < eol && !' ,[]{}'.includes(n);
+    const n = t.charCodeAt(at + 1);
+    return at + 1 < eol && !(n < 128 && ENDS_FLOW_PLAIN[n] === 1);
   }
   return true;
 }
+
+/** A table by char code of the ASCII characters in `chars` (a lookup per character, not a string search: #37). */
+function asciiTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+}
+/** Indicators no plain scalar starts with. */
+const NOT_PLAIN_START = asciiTable('[]{},#&*!|>\'"%@`?');
+/** After `-` or `:`: a space or a flow indicator (then they are not a plain scalar's start). */
+const ENDS_FLOW_PLAIN = asciiTable(' ,[]{}');
+// Only these first characters can make a plain scalar anything but a string in the core schema
+// (null `~ null`, bool `true false`, numbers `+1 -1 .5 .inf 0x1`); the empty scalar is null.
+const MAYBE_TYPED = asciiTable('~nNtTfF0123456789+-.');
 
 /**
  * Plain texts already resolved to a primitive (`name`, `true`, `8080` recur in every manifest), so the tags'
@@ -117,7 +137,8 @@ const MAX_RESOLVED = 4096;
 /** The scalar for the plain text [at, end): resolved by the schema's tags, as the yaml library does. */
 export function plainScalar(t: string, at: number, end: number): ScalarNode {
   const source = t.slice(at, end);
-  if (source === '' || MAYBE_TYPED.test(source)) {
+  const first = t.charCodeAt(at);
+  if (at >= end || (first < 128 && MAYBE_TYPED[first] === 1)) {
     const known = RESOLVED.get(source);
     if (known !== undefined) return new ScalarNode(known, 'plain', at, end);
     const value = resolvePlain(source);
@@ -149,8 +170,8 @@ export interface Lines {
  * before a break joins the lines).
  */
 export function quoted(t: string, at: number, eol: number, lines?: Lines): ScalarNode {
-  const double = t[at] === '"';
-  const quote = double ? '"' : "'";
+  const double = t.charCodeAt(at) === 34;
+  const closing = double ? 34 : 39; // the closing quote's char code
   // Runs of ordinary characters are copied as slices (one string per piece, not per character). `kept` holds
   // what came before the last escape or fold, whose spaces stay; `soft` what came after it, from this line's
   // runs, whose trailing spaces a line break drops. A break trims `soft` only, so each character is looked at
@@ -164,7 +185,11 @@ export function quoted(t: string, at: number, eol: number, lines?: Lines): Scala
   };
   for (;;) {
     let run = i;
-    while (run < eol && t[run] !== quote && !(double && t[run] === '\\')) run++;
+    while (run < eol) {
+      const ch = t.charCodeAt(run);
+      if (ch === closing || (double && ch === 92)) break;
+      run++;
+    }
     if (run > i) soft += t.slice(i, run);
     if (run >= eol) {
       // unclosed on this line: a multi-line scalar (folded), or an error

@@ -32,9 +32,12 @@ const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
 const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
 const MARKER = /^---(?= |\n|$)/gm;
 
-/** The documents of `text`, or undefined when any part of it is outside the subset. */
-export function readSubsetStream(text: string): SubsetDoc[] | undefined {
-  if (!plainSubsetText(text)) return undefined;
+/**
+ * The documents of `text`, or undefined when any part of it is outside the subset. `checked`: the caller found
+ * plainSubsetText true of a text holding this one, so it is not searched again. Default: false.
+ */
+export function readSubsetStream(text: string, checked = false): SubsetDoc[] | undefined {
+  if (!checked && !plainSubsetText(text)) return undefined;
   try {
     return new Reader(text).stream();
   } catch (err) {
@@ -79,9 +82,12 @@ class Reader {
   /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
   private readonly skipped: { first?: readonly [number, number] | undefined } = {};
   /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
-  private key: { node: ScalarNode; after: number } | undefined;
+  private key: ScalarNode | undefined;
   private keyAt = -1;
   private keyEnd = -1;
+  /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
+  private breakFrom = 0;
+  private breakAt = -1;
 
   constructor(private readonly text: string) {}
 
@@ -108,9 +114,9 @@ class Reader {
     // Depths and columns as when the whole document is read: the root map is depth 0 in column 0.
     const key = entry === undefined ? this.implicitKey(from) : undefined;
     if (entry === undefined && !key) outside();
-    const read = key ? this.value(key.after, 0, 0, true) : this.value(from + 1, entry!, 1, false);
+    const read = key ? this.value(key.end + 1, 0, 0, true) : this.value(from + 1, entry!, 1, false);
     if (read.next) outside();
-    return { ...(key ? { key: key.node } : {}), value: read.node };
+    return { ...(key ? { key } : {}), value: read.node };
   }
 
   /** Start of the line after a `---` marker line (which may hold a comment, nothing else). */
@@ -133,7 +139,13 @@ class Reader {
   // ---- lines ----
 
   private lineEnd(from: number): number {
-    return lineEnd(this.text, from, this.end);
+    // Asked three or four times of most lines (a key, its value, what follows it): the line break found last
+    // answers every offset up to it (#37).
+    if (from < this.breakFrom || from > this.breakAt) {
+      this.breakFrom = from;
+      this.breakAt = lineEnd(this.text, from, this.text.length);
+    }
+    return this.breakAt > this.end ? this.end : this.breakAt;
   }
 
   /**
@@ -163,10 +175,10 @@ class Reader {
     for (;;) {
       const key = this.implicitKey(keyAt);
       if (!key) outside();
-      if (hasKey(map, key!.node.value as string)) outside(); // duplicate key: an error the yaml library reports
-      const value = this.value(key!.after, indent, depth, true);
+      if (hasKey(map, key!.value as string)) outside(); // duplicate key: an error the yaml library reports
+      const value = this.value(key!.end + 1, indent, depth, true);
       if (value.comment) (map.comments ??= new Map()).set(map.items.length, value.comment);
-      map.items.push(new PairNode(key!.node, value.node));
+      map.items.push(new PairNode(key!, value.node));
       const next = value.next;
       if (!next || next.indent < indent) {
         map.end = value.node.end;
@@ -205,8 +217,8 @@ class Reader {
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
-    const c = at < eol ? t[at]! : '\n';
-    if (c === '\n' || c === '#') {
+    const c = at < eol ? t.charCodeAt(at) : 10;
+    if (c === 10 || c === 35) {
       const next = this.nextContent(eol + 1);
       const comment = this.skipped.first;
       const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
@@ -230,18 +242,18 @@ class Reader {
   /** A scalar or flow collection starting at `at`, the value of a collection in column `indent`. */
   private inline(at: number, indent: number, depth: number): Read<MapNode | SeqNode | ScalarNode> {
     const t = this.text;
-    const c = t[at]!;
+    const c = t.charCodeAt(at);
     let eol = this.lineEnd(at);
     let node: MapNode | SeqNode | ScalarNode;
-    if (c === '|' || c === '>') {
+    if (c === 124 || c === 62) {
       node = blockScalar(t, at, indent, this.end);
       const next = this.nextContent(node.end);
       if (next && next.indent > indent) outside();
       return { node, next };
-    } else if (c === '"' || c === "'") {
+    } else if (c === 34 || c === 39) {
       node = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(node.end);
-    } else if (c === '[' || c === '{') {
+    } else if (c === 91 || c === 123) {
       node = readFlow(t, at, eol, depth + 1);
     } else {
       node = plainValue(t, at, eol);
@@ -259,9 +271,13 @@ class Reader {
   }
 
   /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
-  private implicitKey(at: number): { node: ScalarNode; after: number } | undefined {
+  private implicitKey(at: number): ScalarNode | undefined {
     // Asked twice of most keys (a value's reader asks whether its next line is one; the map then reads it).
-    if (at !== this.keyAt || this.end !== this.keyEnd) [this.key, this.keyAt, this.keyEnd] = [readKey(this.text, at, this.lineEnd(at)), at, this.end];
+    if (at !== this.keyAt || this.end !== this.keyEnd) {
+      this.key = readKey(this.text, at, this.lineEnd(at));
+      this.keyAt = at;
+      this.keyEnd = this.end;
+    }
     return this.key;
   }
 
