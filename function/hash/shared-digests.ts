@@ -98,7 +98,9 @@ export class SharedDigests {
     if (!this.keyDigests || resolution.from === 'missing') return rows;
     const input = sourceInput(use, resolution, known);
     for (const row of rows) {
-      const id = `${signaturePrefix(use)}\0${row.key}`;
+      // As JSON, not joined with NUL: a name and a key may hold one, and Secret "a" key "k\0all\0z" joined was
+      // Secret "a\0all\0k" key "z", so diff named no changed key of the one that changed.
+      const id = JSON.stringify([use.id, use.dataOnly === true, row.key]);
       let digest = this.perKey.get(id);
       // Keyed like every digest; the source's identity is in each, so equal values of two keys differ.
       if (digest === undefined) this.perKey.set(id, (digest = formatDigest(this.hasher, sourceDigest(this.hasher, { ...input, keys: [row.key] }))));
@@ -128,8 +130,6 @@ function namedRows(use: SourceUse, resolution: Resolution, known: SourceEntries 
   return sortInByteOrder([...use.keys.keys()], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
 }
 
-/** Source identity and the view of it (a `data`-only reader sees fewer keys). */
-const signaturePrefix = (use: SourceUse): string => `${use.id}\0${use.dataOnly ? 'data' : 'all'}`;
 
 /**
  * Identifies a selection within one view of a source: either "every known key" plus the named keys the source

@@ -2,6 +2,9 @@
 // report still lists the keys that target names — in either document order (found by the fuzz suite).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInProcess } from '../support/run-cli.ts';
 
 const byKey = `apiVersion: apps/v1
@@ -76,6 +79,43 @@ test('two targets reading different keys whose names joined with NUL are equal g
   const after = [...changed.stdout.matchAll(/rollstamp\.dev\/hash: "([^"]+)"/g)].map((m) => m[1]);
   assert.is(after[0], stamps[0]);
   assert.is.not(after[1], stamps[1]);
+});
+
+// A key's own digest (what diff compares to name the keys that changed) is kept per source and key: joined with
+// NUL, Secret "a"'s key "k\0all\0z" and Secret "a\0all\0k"'s key "z" were one entry.
+const nulNamed = (z: string): string => `apiVersion: v1
+kind: Secret
+metadata: {name: "a", namespace: shop}
+data: {"k\\0all\\0z": YQ==}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: "a\\0all\\0k", namespace: shop}
+data: {"z": ${z}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop, annotations: {rollstamp.dev/enabled: "true"}}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: x, envFrom: [{secretRef: {name: "a"}}, {secretRef: {name: "a\\0all\\0k"}}]}]
+`;
+
+test('diff names the changed key of a source whose name and key, joined with NUL, are another source\'s (#37)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rollstamp-nul-keys-'));
+  try {
+    writeFileSync(join(dir, 'old.yaml'), nulNamed('YQ=='));
+    writeFileSync(join(dir, 'new.yaml'), nulNamed('Yg=='));
+    const r = await runInProcess(['diff', '-o', 'json', join(dir, 'old.yaml'), join(dir, 'new.yaml')]);
+    assert.is(r.code, 3, r.stderr);
+    const doc = JSON.parse(r.stdout) as { targets: Array<{ sources: Array<{ name: string; keys: Array<{ key: string; change: string }> }> }> };
+    const sources = doc.targets[0]!.sources;
+    assert.equal(sources.map((s) => s.name), ['a\0all\0k'], 'only the second Secret changed');
+    assert.equal(sources[0]!.keys, [{ key: 'z', change: 'changed' }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
