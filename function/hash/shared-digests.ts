@@ -130,7 +130,6 @@ function namedRows(use: SourceUse, resolution: Resolution, known: SourceEntries 
   return sortInByteOrder([...use.keys.keys()], itself).map((key) => ({ key, present: isPresent(key, resolution, known) }));
 }
 
-
 /**
  * Identifies a selection within one view of a source: either "every known key" plus the named keys the source
  * lacks, or exactly the named keys. Two targets with the same key get the same digest. A whole-object read of a
