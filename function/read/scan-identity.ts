@@ -19,34 +19,58 @@ import type { ScannedIdentity } from '../model/object.ts';
  */
 export function scanIdentity(text: string, checked = false): ScannedIdentity | undefined {
   if (!checked && !plainSubsetText(text)) return undefined;
-  const { root, metadata } = identityRoles();
+  const facts = new SkimFacts();
   try {
-    new Walker(text).document(root);
+    new Walker(text, facts).document(IDENTITY_ROOT);
   } catch (err) {
     if (err === OUT) return undefined;
     throw err;
   }
-  return identityOf(root.facts, metadata.facts);
+  return identityOf(facts);
 }
 
-const ROOT_KEYS: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'items']);
-const METADATA_KEYS: ReadonlySet<string> = new Set(['name', 'generateName', 'namespace']);
-
-/** The roles an identity is read with: the root's keys, and metadata's. */
-function identityRoles(): { root: Role; metadata: Role } {
-  const metadata: Role = { keys: METADATA_KEYS, facts: new Map() };
-  return { root: { keys: ROOT_KEYS, facts: new Map(), under: new Map([['metadata', metadata]]) }, metadata };
+/**
+ * What a skim keeps of a document's root map and its metadata for its identity (undefined: the key is absent);
+ * one object per document, its fields all there from the start (read/scan-source.ts keeps more in a subclass).
+ */
+export class SkimFacts {
+  apiVersion: Fact | undefined = undefined;
+  kind: Fact | undefined = undefined;
+  metadata: Fact | undefined = undefined;
+  /** The root holds `items` (a list wrapper). */
+  items = false;
+  name: Fact | undefined = undefined;
+  generateName: Fact | undefined = undefined;
+  namespace: Fact | undefined = undefined;
 }
+
+/** Keeps metadata's name, generateName and namespace. */
+export function keepMetadataName(key: string, fact: Fact, facts: SkimFacts): void {
+  if (key === 'name') facts.name = fact;
+  else if (key === 'generateName') facts.generateName = fact;
+  else if (key === 'namespace') facts.namespace = fact;
+}
+
+/** Keeps the root's apiVersion, kind and metadata, and whether it holds `items`. */
+export function keepRootIdentity(key: string, fact: Fact, facts: SkimFacts): void {
+  if (key === 'apiVersion') facts.apiVersion = fact;
+  else if (key === 'kind') facts.kind = fact;
+  else if (key === 'metadata') facts.metadata = fact;
+  else if (key === 'items') facts.items = true;
+}
+
+const IDENTITY_METADATA: Role<SkimFacts> = { pair: (key, fact, _pos, _indent, _depth, facts) => keepMetadataName(key, fact, facts) };
+const IDENTITY_ROOT: Role<SkimFacts> = { under: new Map([['metadata', IDENTITY_METADATA]]), pair: (key, fact, _pos, _indent, _depth, facts) => keepRootIdentity(key, fact, facts) };
 
 /** The facts of a root map read: undefined unless they name a Kubernetes object the planner can index as is. */
-export function identityOf(root: ReadonlyMap<string, Fact>, metadata: ReadonlyMap<string, Fact>): ScannedIdentity | undefined {
-  const meta = root.get('metadata');
-  if (root.has('items') || (meta !== undefined && meta !== 'map')) return undefined;
-  const apiVersion = factString(root.get('apiVersion'));
-  const kind = factString(root.get('kind'));
+export function identityOf(facts: SkimFacts): ScannedIdentity | undefined {
+  const meta = facts.metadata;
+  if (facts.items || (meta !== undefined && meta !== 'map')) return undefined;
+  const apiVersion = factString(facts.apiVersion);
+  const kind = factString(facts.kind);
   if (!apiVersion || !kind) return undefined;
-  const name = factString(metadata.get('name')) ?? factString(metadata.get('generateName')) ?? '';
-  const namespace = factString(metadata.get('namespace'));
+  const name = factString(facts.name) ?? factString(facts.generateName) ?? '';
+  const namespace = factString(facts.namespace);
   return namespace === undefined ? { apiVersion, kind, name } : { apiVersion, kind, name, namespace };
 }
 

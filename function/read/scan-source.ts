@@ -4,8 +4,8 @@
 // It walks the document as the subset reader does (read/skim-walker.ts) and declines (undefined) what it is not sure of.
 import { OUT, outside } from './subset-scalars.ts';
 import { plainSubsetText } from './subset-yaml.ts';
-import { factString, identityOf } from './scan-identity.ts';
-import { Walker, type Fact, type Role, type ValueSite } from './skim-walker.ts';
+import { factString, identityOf, keepMetadataName, keepRootIdentity, SkimFacts } from './scan-identity.ts';
+import { Walker, type Fact, type Role } from './skim-walker.ts';
 import { entryFields, type EntryTexts, type ScannedSource } from '../model/object.ts';
 
 /** Keys a plain Secret or ConfigMap may hold at its root here (others, such as `sops:`, decline the document). */
@@ -25,58 +25,90 @@ const KIND_LINE = /^kind: *(Secret|ConfigMap) *$/m;
  * - Accepting is a promise: the subset reader's tree of `text` gives the same identity, labels, annotations, uid,
  *   and the same entries in the same order (test/property/scan-source.test.ts holds it to that).
  * - `checked`: the caller found plainSubsetText true of a text holding this one. Default: false.
+ * - `kind`: the caller found it on the text's first top-level `kind:` line, so it is not searched for again.
  */
-export function scanSource(text: string, checked = false): ScannedSource | undefined {
-  const kind = KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
+export function scanSource(text: string, checked = false, kind?: 'Secret' | 'ConfigMap'): ScannedSource | undefined {
+  kind ??= KIND_LINE.exec(text)?.[1] as 'Secret' | 'ConfigMap' | undefined;
   if (kind === undefined || (!checked && !plainSubsetText(text))) return undefined;
-  const labels = new Map<string, string>();
-  const annotations = new Map<string, string>();
-  const [base64, textField] = entryFields(kind);
-  const entries = new SourceText(text);
-  const metadata: Role = { keys: METADATA_KEYS, facts: new Map(), under: new Map([['labels', stringsInto(labels)], ['annotations', stringsInto(annotations)]]) };
-  const allowed = ROOT_KEYS[kind]!;
-  const root: Role = {
-    keys: allowed,
-    facts: new Map(),
-    under: new Map([['metadata', metadata], [base64, entriesInto(entries, 0)], [textField, entriesInto(entries, 1)]]),
-    each: (key) => allowed.has(key) || outside(),
-  };
+  const scan = new SourceScan(text);
   try {
-    new Walker(text).document(root);
-    const identity = identityOf(root.facts, metadata.facts);
+    new Walker(text, scan).document(kind === 'Secret' ? SECRET_ROOT : CONFIG_MAP_ROOT);
+    const identity = identityOf(scan);
     if (!identity || identity.apiVersion !== 'v1' || identity.kind !== kind || identity.name === '') return undefined;
-    if (!isMapOrEmpty(metadata.facts.get('labels'), labels) || !isMapOrEmpty(metadata.facts.get('annotations'), annotations)) return undefined;
-    if (!isMapOrEmpty(root.facts.get(base64)) || !isMapOrEmpty(root.facts.get(textField))) return undefined;
-    const uid = factString(metadata.facts.get('uid'));
-    return { identity, labels, annotations, ...(uid ? { uid } : {}), entries: entries.settled() };
+    if (!isMapOrEmpty(scan.labelsFact, scan.labels) || !isMapOrEmpty(scan.annotationsFact, scan.annotations)) return undefined;
+    if (!isMapOrEmpty(scan.base64) || !isMapOrEmpty(scan.textField)) return undefined;
+    const uid = factString(scan.uid);
+    return { identity, labels: scan.labels, annotations: scan.annotations, ...(uid ? { uid } : {}), entries: scan.entries.settled() };
   } catch (err) {
     if (err === OUT) return undefined;
     throw err;
   }
 }
 
-const METADATA_KEYS: ReadonlySet<string> = new Set(['name', 'generateName', 'namespace', 'uid', 'labels', 'annotations']);
+/** What scanning one Secret or ConfigMap keeps: its identity's facts, its uid, labels, annotations and entries. */
+class SourceScan extends SkimFacts {
+  uid: Fact | undefined = undefined;
+  labelsFact: Fact | undefined = undefined;
+  annotationsFact: Fact | undefined = undefined;
+  /** The facts of the base64 field and of the text field (`data` and `stringData` of a Secret, `binaryData` and `data` of a ConfigMap). */
+  base64: Fact | undefined = undefined;
+  textField: Fact | undefined = undefined;
+  readonly labels = new Map<string, string>();
+  readonly annotations = new Map<string, string>();
+  readonly entries: SourceText;
 
-/** A role that keeps every pair of a block map whose value is a string scalar, and declines any other. */
-function stringsInto(out: Map<string, string>): Role {
-  return { keys: NO_KEYS, facts: NO_FACTS, each: (key, fact) => out.set(key, stringOf(fact)) };
+  constructor(text: string) {
+    super();
+    this.entries = new SourceText(text);
+  }
 }
 
-/** A role that keeps where every string value of a block map of entries is (field 0: base64, 1: text). */
-function entriesInto(out: SourceText, field: 0 | 1): Role {
+/** Every pair of a block map of labels or annotations, whose values must be string scalars (else the scan declines). */
+const LABELS: Role<SourceScan> = { pair: (key, fact, _pos, _indent, _depth, scan) => scan.labels.set(key, stringOf(fact)) };
+const ANNOTATIONS: Role<SourceScan> = { pair: (key, fact, _pos, _indent, _depth, scan) => scan.annotations.set(key, stringOf(fact)) };
+
+/** Where every string value of a block map of entries is (field 0: base64, 1: text). */
+const BASE64_ENTRIES: Role<SourceScan> = { pair: (key, fact, pos, indent, depth, scan) => addEntry(scan, 0, key, fact, pos, indent, depth) };
+const TEXT_ENTRIES: Role<SourceScan> = { pair: (key, fact, pos, indent, depth, scan) => addEntry(scan, 1, key, fact, pos, indent, depth) };
+
+function addEntry(scan: SourceScan, field: 0 | 1, key: string, fact: Fact, pos: number, indent: number, depth: number): void {
+  stringOf(fact); // a value that is not a string scalar declines the scan
+  scan.entries.add(field, key, pos, indent, depth);
+}
+
+const METADATA: Role<SourceScan> = {
+  under: new Map([
+    ['labels', LABELS],
+    ['annotations', ANNOTATIONS],
+  ]),
+  pair: (key, fact, _pos, _indent, _depth, scan) => {
+    if (key === 'uid') scan.uid = fact;
+    else if (key === 'labels') scan.labelsFact = fact;
+    else if (key === 'annotations') scan.annotationsFact = fact;
+    else keepMetadataName(key, fact, scan);
+  },
+};
+
+/** The root role of a kind: only the keys such an object may hold, each field of entries read with its role. */
+function sourceRoot(kind: 'Secret' | 'ConfigMap'): Role<SourceScan> {
+  const [base64, textField] = entryFields(kind);
+  const allowed = ROOT_KEYS[kind]!;
   return {
-    keys: NO_KEYS,
-    facts: NO_FACTS,
-    each: (key, fact, site) => {
-      stringOf(fact);
-      out.add(field, key, site);
+    under: new Map([
+      ['metadata', METADATA],
+      [base64, BASE64_ENTRIES],
+      [textField, TEXT_ENTRIES],
+    ]),
+    pair: (key, fact, _pos, _indent, _depth, scan) => {
+      if (!allowed.has(key)) outside();
+      if (key === base64) scan.base64 = fact;
+      else if (key === textField) scan.textField = fact;
+      else keepRootIdentity(key, fact, scan);
     },
   };
 }
-
-const NO_KEYS: ReadonlySet<string> = new Set();
-/** The facts of a role that keeps none (NO_KEYS): the walker never adds to it, so every such role shares it (#37). */
-const NO_FACTS = new Map<string, Fact>();
+const SECRET_ROOT = sourceRoot('Secret');
+const CONFIG_MAP_ROOT = sourceRoot('ConfigMap');
 
 function stringOf(fact: Fact): string {
   const value = factString(fact);
@@ -111,17 +143,18 @@ class SourceText implements EntryTexts {
 
   constructor(private readonly text: string) {}
 
-  add(field: 0 | 1, key: string, site: ValueSite): void {
+  /** An entry of field 0 (base64) or 1 (text) whose value is at the ValueSite `pos`, `indent`, `depth`. */
+  add(field: 0 | 1, key: string, pos: number, indent: number, depth: number): void {
     // The walker reads the root map's pairs in order: a base64 field after the text field puts its keys first.
     const at = field === 0 ? this.base64Count++ : this.keys.length;
     if (at === this.keys.length) {
       // The usual case, appended: splice would make an array of what it removes each time (#37).
       this.keys.push(key);
-      this.sites.push(site.pos, site.indent, site.depth);
+      this.sites.push(pos, indent, depth);
       return;
     }
     this.keys.splice(at, 0, key);
-    this.sites.splice(at * 3, 0, site.pos, site.indent, site.depth);
+    this.sites.splice(at * 3, 0, pos, indent, depth);
   }
 
   /** Itself, its arrays at their length (grown ones keep room for more): a plan keeps it to the end of the run (#37). */
@@ -132,7 +165,7 @@ class SourceText implements EntryTexts {
   }
 
   read(): { base64: Array<[string, string]>; text: Array<[string, string]> } {
-    const walker = new Walker(this.text);
+    const walker = new Walker(this.text, undefined);
     const pairs = this.keys.map((key, i): [string, string] => {
       const s = this.sites;
       const value = walker.valueAt({ pos: s[i * 3]!, indent: s[i * 3 + 1]!, depth: s[i * 3 + 2]! })?.value;

@@ -2,17 +2,14 @@
 // through one document as the subset reader does (read/subset-yaml.ts), with the same scalar and flow helpers,
 // builds no block map, list or pair, and keeps only what the roles it is given ask for. Anything the subset
 // reader would not read throws OUT, as in that reader.
-import { blockScalar, isBlockDash, lineEnd, nextContentLine, outside, plainScalar, quoted, restOfLine, type ContentLine } from './subset-scalars.ts';
-import { readKey } from './subset-keys.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { Building, readKey } from './subset-keys.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { readFlow } from './subset-flow.ts';
 import { MAX_DEPTH } from '../model/target.ts';
 import type { MapNode, ScalarNode, SeqNode } from '../model/nodes.ts';
 
 const MARKER = /^---(?= |\n|$)/gm;
-
-/** A content line: where it starts, its indentation, and where its first character is. */
-type Line = ContentLine;
 
 /** What a role keeps of a value: the scalar, `map` for a block map, the flow collection, `other` for a block list. */
 export type Fact = ScalarNode | MapNode | SeqNode | 'map' | 'other';
@@ -27,14 +24,19 @@ export interface ValueSite {
   depth: number;
 }
 
-/** What a block map's reader keeps: some keys' values (`facts`), roles for the maps below some keys, and each pair. */
-export interface Role {
-  keys: ReadonlySet<string>;
-  facts: Map<string, Fact>;
+/**
+ * How a block map is read: what its reader is given of each pair, and the role a block map below some keys is
+ * read with. Roles are made once, not per document; what a walk keeps goes into the sink it was started with
+ * (#37: roles made for each document, each with Maps of its own, were most of what skimming one allocated).
+ */
+export interface Role<S> {
   /** The role a block map below one of these keys is read with. */
-  under?: ReadonlyMap<string, Role>;
-  /** Given every pair of the map as it is read: its key, its value's fact, and where the value is. */
-  each?(key: string, fact: Fact, site: ValueSite): void;
+  under?: ReadonlyMap<string, Role<S>>;
+  /**
+   * Given every pair of the map as it is read: its key, its value's fact, where the value is (a ValueSite's
+   * fields, as numbers: no object per pair), and the walk's sink.
+   */
+  pair(key: string, fact: Fact, pos: number, indent: number, depth: number, sink: S): void;
 }
 
 /** Keys of a map past which a Set finds a duplicate faster than a scan. */
@@ -44,32 +46,44 @@ const FEW_KEYS = 32;
  * Walks one document's text (one document as read/stream-documents.ts cuts it: at most one `---` line, with only
  * blank and comment lines above it), for a caller that has checked plainSubsetText and catches OUT.
  */
-export class Walker {
+export class Walker<S = undefined> {
   private end: number;
   /** lineEnd's last search: from `breakFrom`, the first line break (or the text's end) is at `breakAt`. */
   private breakFrom = 0;
   private breakAt = -1;
+  /** The next content line after what was read last: each reader of a value leaves it there (#37). */
+  private readonly line = new LineCursor(false);
+  /** The pairs and entries of the flow collections being read. */
+  private readonly building = new Building();
 
-  constructor(private readonly text: string) {
+  /** `sink`: what the roles a walk is given keep what they read in. */
+  constructor(
+    private readonly text: string,
+    private readonly sink: S,
+  ) {
     this.end = text.length;
   }
 
   /** Reads the document's root block map with `root`; throws OUT unless the text is exactly that one document. */
-  document(root: Role): void {
-    const markers = [...this.text.matchAll(MARKER)].map((m) => m.index);
-    if (markers.length > 1) outside();
+  document(root: Role<S>): void {
+    const t = this.text;
+    // At most one marker line (no array of matches: asked of every skimmed document, #37).
+    MARKER.lastIndex = 0;
+    const marker = MARKER.exec(t)?.index ?? -1;
+    if (marker >= 0 && MARKER.exec(t)) outside();
+    MARKER.lastIndex = 0;
     let body = 0;
-    if (markers.length === 1) {
-      this.end = markers[0]!;
+    if (marker >= 0) {
+      this.end = marker;
       if (this.nextContent(0)) outside(); // content above the marker: a document of its own
-      this.end = this.text.length;
-      const eol = this.lineEnd(markers[0]!);
-      restOfLine(this.text, markers[0]! + 3, eol);
+      this.end = t.length;
+      const eol = this.lineEnd(marker);
+      restOfLine(t, marker + 3, eol);
       body = Math.min(eol + 1, this.end);
     }
-    const line = this.nextContent(body);
-    if (!line || this.isDash(line.at)) outside(); // empty, or a list at the root
-    if (this.blockMap(line!.at, line!.indent, 0, root) !== undefined) outside();
+    if (!this.nextContent(body) || this.isDash(this.line.at)) outside(); // empty, or a list at the root
+    this.blockMap(this.line.at, this.line.indent, 0, root);
+    if (this.line.at >= 0) outside();
   }
 
   /**
@@ -77,7 +91,7 @@ export class Walker {
    * undefined when it is not a scalar.
    */
   valueAt(site: ValueSite): ScalarNode | undefined {
-    const fact = this.value(site.pos, site.indent, site.depth, true).fact;
+    const fact = this.value(site.pos, site.indent, site.depth, true);
     return typeof fact === 'object' && fact.kind === 'scalar' ? fact : undefined;
   }
 
@@ -90,8 +104,9 @@ export class Walker {
     return this.breakAt > this.end ? this.end : this.breakAt;
   }
 
-  private nextContent(from: number): Line | undefined {
-    return nextContentLine(this.text, from, this.end);
+  /** Moves `line` to the next line holding content at or after the line starting at `from`; false at the document's end. */
+  private nextContent(from: number): boolean {
+    return this.line.next(this.text, from, this.end);
   }
 
   private isDash(at: number): boolean {
@@ -102,9 +117,12 @@ export class Walker {
     return readKey(this.text, at, this.lineEnd(at));
   }
 
-  /** A block map in column `indent` whose first key is at `at`; the next content line after it. */
-  private blockMap(at: number, indent: number, depth: number, role?: Role): Line | undefined {
+  // Each reader below leaves `line` on the next content line after what it read (`at` -1: the document's end).
+
+  /** A block map in column `indent` whose first key is at `at`. */
+  private blockMap(at: number, indent: number, depth: number, role?: Role<S>): void {
     if (depth >= MAX_DEPTH) outside();
+    const line = this.line;
     let keys: string[] | Set<string> = [];
     let keyAt = at;
     for (;;) {
@@ -120,46 +138,54 @@ export class Walker {
         if (keys.has(name)) outside();
         keys.add(name);
       }
-      const value = this.value(key!.end + 1, indent, depth, true, role?.under?.get(name));
-      if (role?.keys.has(name)) role.facts.set(name, value.fact);
-      role?.each?.(name, value.fact, { pos: key!.end + 1, indent, depth });
-      const next = value.next;
-      if (!next || next.indent < indent) return next;
-      if (next.indent > indent || this.isDash(next.at)) outside();
-      keyAt = next.at;
+      const fact = this.value(key!.end + 1, indent, depth, true, role?.under?.get(name));
+      role?.pair(name, fact, key!.end + 1, indent, depth, this.sink);
+      if (line.at < 0 || line.indent < indent) return;
+      if (line.indent > indent || this.isDash(line.at)) outside();
+      keyAt = line.at;
     }
   }
 
-  private blockSeq(at: number, indent: number, depth: number): Line | undefined {
+  private blockSeq(at: number, indent: number, depth: number): void {
     if (depth >= MAX_DEPTH) outside();
+    const line = this.line;
     let dash = at;
     for (;;) {
-      const next = this.value(dash + 1, indent, depth, false).next;
-      if (!next || next.indent < indent || (next.indent === indent && !this.isDash(next.at))) return next;
-      if (next.indent > indent) outside();
-      dash = next.at;
+      this.value(dash + 1, indent, depth, false);
+      if (line.at < 0 || line.indent < indent || (line.indent === indent && !this.isDash(line.at))) return;
+      if (line.indent > indent) outside();
+      dash = line.at;
     }
   }
 
   /** The value after `key:` or `-` (`pos` just past it), as the subset reader reads it; a block map below its key is read with `role`. */
-  private value(pos: number, indent: number, depth: number, inMap: boolean, role?: Role): { next: Line | undefined; fact: Fact } {
+  private value(pos: number, indent: number, depth: number, inMap: boolean, role?: Role<S>): Fact {
     const t = this.text;
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
     const c = at < eol ? t.charCodeAt(at) : 10;
     if (c === 10 || c === 35) {
-      const next = this.nextContent(eol + 1);
-      const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
-      if (!below) return { next, fact: plainScalar(t, at, at) };
-      if (this.isDash(next.at)) return { next: this.blockSeq(next.at, next.indent, depth + 1), fact: 'other' };
-      if (!this.key(next.at)) {
-        if (this.commentBetween(eol + 1, next.start)) outside(); // as the subset reader: a comment above a scalar below its key
-        return this.inline(next.at, indent, depth);
+      const line = this.line;
+      const found = this.nextContent(eol + 1);
+      const below = found && (line.indent > indent || (inMap && line.indent === indent && this.isDash(line.at)));
+      if (!below) return plainScalar(t, at, at);
+      const next = line.at;
+      if (this.isDash(next)) {
+        this.blockSeq(next, line.indent, depth + 1);
+        return 'other';
       }
-      return { next: this.blockMap(next.at, next.indent, depth + 1, role), fact: 'map' };
+      if (!this.key(next)) {
+        if (this.commentBetween(eol + 1, line.start)) outside(); // as the subset reader: a comment above a scalar below its key
+        return this.inline(next, indent, depth);
+      }
+      this.blockMap(next, line.indent, depth + 1, role);
+      return 'map';
     }
-    if (!inMap && this.key(at)) return { next: this.blockMap(at, at - (t.lastIndexOf('\n', at - 1) + 1), depth + 1), fact: 'map' };
+    if (!inMap && this.key(at)) {
+      this.blockMap(at, at - (t.lastIndexOf('\n', at - 1) + 1), depth + 1);
+      return 'map';
+    }
     return this.inline(at, indent, depth);
   }
 
@@ -169,28 +195,26 @@ export class Walker {
   }
 
   /** A scalar or flow collection at `at`, the value of a collection in column `indent`. */
-  private inline(at: number, indent: number, depth: number): { next: Line | undefined; fact: Fact } {
+  private inline(at: number, indent: number, depth: number): Fact {
     const t = this.text;
     const c = t.charCodeAt(at);
     let eol = this.lineEnd(at);
     let fact: ScalarNode | MapNode | SeqNode;
     if (c === 124 || c === 62) {
       const node = blockScalar(t, at, indent, this.end);
-      const next = this.nextContent(node.end);
-      if (next && next.indent > indent) outside();
-      return { next, fact: node };
+      if (this.nextContent(node.end) && this.line.indent > indent) outside();
+      return node;
     } else if (c === 34 || c === 39) {
       fact = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(fact.end);
     } else if (c === 91 || c === 123) {
-      fact = readFlow(t, at, eol, depth + 1);
+      fact = readFlow(t, at, eol, depth + 1, this.building);
     } else {
       fact = foldedPlain(t, plainValue(t, at, eol), indent, this.end);
       eol = this.lineEnd(fact.end);
     }
     restOfLine(t, fact.end, eol);
-    const next = this.nextContent(eol + 1);
-    if (next && next.indent > indent) outside(); // a continuation line (or an error)
-    return { next, fact };
+    if (this.nextContent(eol + 1) && this.line.indent > indent) outside(); // a continuation line (or an error)
+    return fact;
   }
 }

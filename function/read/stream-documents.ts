@@ -52,7 +52,8 @@ export function* streamDocuments(text: string, path: string, skim?: Skim): Gener
     const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
     const kind = skim ? (KIND_LINE.exec(piece)?.[1] ?? '') : '';
-    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece, plain) : undefined;
+    // The kind found here is the one scanSource would find: the first top-level `kind:` line.
+    const source = skim?.sources && SOURCE_KINDS.has(kind) ? scanSource(piece, plain, kind as 'Secret' | 'ConfigMap') : undefined;
     if (source && skim!.sources!(source.identity, piece)) {
       yield streamDoc(undefined, piece, file, 'subset', source.identity, source);
       continue;

@@ -4,35 +4,37 @@
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
 import { outside, plainScalar, plainStart, quoted } from './subset-scalars.ts';
-import { hasKey } from './subset-keys.ts';
+import type { Building } from './subset-keys.ts';
 
 /**
  * The flow collection at `at` (its `[` or `{`) closing before `eol`, at collection depth `depth` (the
- * document's root map is 0, as model/safety.ts counts); its `end` is past the closing bracket.
+ * document's root map is 0, as model/safety.ts counts); its `end` is past the closing bracket. Its items are
+ * gathered on `building`, the reader's.
  */
-export function readFlow(t: string, at: number, eol: number, depth: number): MapNode | SeqNode {
+export function readFlow(t: string, at: number, eol: number, depth: number, building: Building): MapNode | SeqNode {
   if (depth >= MAX_DEPTH) outside();
   // Char codes throughout, not one-character strings: every workload holds a few of these (#37).
   const isMap = t.charCodeAt(at) === 123 /* { */;
   const close = isMap ? 125 /* } */ : 93 /* ] */;
   const map = isMap ? new MapNode(true, at, -1, at) : undefined;
   const seq = isMap ? undefined : new SeqNode(true, at);
+  const from = isMap ? building.pairMark() : building.entryMark();
   let i = skipSpaces(t, at + 1, eol);
   if (t.charCodeAt(i) === close) i++;
   else {
     for (;;) {
-      const item = flowItem(t, i, eol, depth);
+      const item = flowItem(t, i, eol, depth, building);
       i = skipSpaces(t, item.end, eol);
       if (map) {
         const key = item.kind === 'scalar' ? item.value : undefined;
-        if (typeof key !== 'string' || t.charCodeAt(i) !== 58 /* : */ || t.charCodeAt(i + 1) !== 32 /* ' ' */ || hasKey(map, key)) outside();
+        if (typeof key !== 'string' || t.charCodeAt(i) !== 58 /* : */ || t.charCodeAt(i + 1) !== 32 /* ' ' */ || building.hasKey(from, map, key)) outside();
         if (key === '<<' && (item as ScalarNode).style === 'plain') outside(); // a merge key
-        const value = flowItem(t, skipSpaces(t, i + 1, eol), eol, depth);
-        map.items.push(new PairNode(item, value));
+        const value = flowItem(t, skipSpaces(t, i + 1, eol), eol, depth, building);
+        building.addPair(new PairNode(item, value));
         i = skipSpaces(t, value.end, eol);
       } else {
         if (t.charCodeAt(i) === 58 /* : */) outside(); // `[a: b]`: a pair in a list
-        seq!.items.push(item);
+        building.addEntry(item);
       }
       if (t.charCodeAt(i) === close) {
         i++;
@@ -43,16 +45,21 @@ export function readFlow(t: string, at: number, eol: number, depth: number): Map
       if (t.charCodeAt(i) === close) outside(); // a trailing comma
     }
   }
-  const node = (map ?? seq)!;
-  node.end = i;
-  return node;
+  if (map) {
+    map.items = building.takePairs(from);
+    map.end = i;
+    return map;
+  }
+  seq!.items = building.takeEntries(from);
+  seq!.end = i;
+  return seq!;
 }
 
 /** An item of a flow collection; its `end` is where its text ends (trailing spaces excluded). */
-function flowItem(t: string, at: number, eol: number, depth: number): Node & { end: number } {
+function flowItem(t: string, at: number, eol: number, depth: number, building: Building): Node & { end: number } {
   const c = t.charCodeAt(at);
   if (at >= eol) outside();
-  if (c === 91 /* [ */ || c === 123 /* { */) return readFlow(t, at, eol, depth + 1);
+  if (c === 91 /* [ */ || c === 123 /* { */) return readFlow(t, at, eol, depth + 1, building);
   if (c === 34 /* " */ || c === 39 /* ' */) return quoted(t, at, eol);
   if (c === 58 /* : */ || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
   // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.

@@ -2,7 +2,7 @@
 // resolved by the yaml library's own core-schema tags, single- and double-quoted ones that close on their line,
 // literal and folded block scalars — as light ScalarNodes. Anything in doubt throws OUT (`outside()`), which
 // the subset reader turns into "not in the subset". Beside them, the line helpers both walkers of the subset
-// step with (lineEnd, nextContentLine, isBlockDash, restOfLine, plainTextEnd). Over 300 lines: the helpers and the
+// step with (lineEnd, LineCursor, isBlockDash, restOfLine, plainTextEnd). Over 300 lines: the helpers and the
 // scalar readers share OUT and decide together, character by character, what both walkers accept.
 import { Document, Scalar, type ScalarTag } from 'yaml';
 import { PARSE_OPTIONS } from './parse-yaml.ts';
@@ -26,40 +26,58 @@ export function lineEnd(t: string, from: number, end: number): number {
   return i < 0 || i > end ? end : i;
 }
 
-/** A line holding content: where the line starts, its indentation, and where its content begins. */
-export type ContentLine = { start: number; indent: number; at: number };
-
 /**
- * The next line holding content at or after the line starting at `from`, skipping blank and comment lines, or
- * undefined at `end`. Both walkers of the subset (read/subset-yaml.ts, read/scan-identity.ts) step through lines
- * with it, so they agree on what a line is. `comments`, when given, gets the first comment line skipped:
- * [offset of `#`, column] (left as it was when there is none).
+ * The line holding content a walker of the subset stands on: where it starts, its indentation, and where its
+ * content begins (`at` is -1 when there is none before the document's end). Both walkers (read/subset-yaml.ts,
+ * read/skim-walker.ts) step through lines with one cursor each, so they agree on what a line is, and reading a
+ * line makes no record of it (#37: a record per content line was a tenth of what reading allocated).
  */
-export function nextContentLine(t: string, from: number, end: number, comments?: { first?: readonly [number, number] | undefined }): ContentLine | undefined {
-  let start = from;
-  while (start < end) {
-    let at = start;
-    while (at < end && t.charCodeAt(at) === 32) at++;
-    const c = t.charCodeAt(at);
-    if (at >= end || c === 10) {
-      start = at + 1;
-      continue;
+export class LineCursor {
+  start = 0;
+  indent = 0;
+  at = -1;
+  /** With `comments` on: the first comment line the last `next` skipped, as [offset of `#`, column]. */
+  comment: readonly [number, number] | undefined = undefined;
+
+  constructor(private readonly comments: boolean) {}
+
+  /**
+   * Moves to the next line holding content at or after the line starting at `from`, skipping blank and comment
+   * lines; false (and `at` -1) at `end`.
+   */
+  next(t: string, from: number, end: number): boolean {
+    this.comment = undefined;
+    let start = from;
+    while (start < end) {
+      let at = start;
+      while (at < end && t.charCodeAt(at) === 32) at++;
+      // Guarded by `end` before reading: a char code past the text's end is NaN, which deoptimizes the caller.
+      const c = at < end ? t.charCodeAt(at) : 10;
+      if (c === 10) {
+        start = at + 1;
+        continue;
+      }
+      if (c === 35) {
+        if (this.comments && this.comment === undefined) this.comment = [at, at - start];
+        start = lineEnd(t, at, end) + 1;
+        continue;
+      }
+      this.start = start;
+      this.indent = at - start;
+      this.at = at;
+      return true;
     }
-    if (c === 35) {
-      if (comments) comments.first ??= [at, at - start];
-      start = lineEnd(t, at, end) + 1;
-      continue;
-    }
-    return { start, indent: at - start, at };
+    this.at = -1;
+    return false;
   }
-  return undefined;
 }
 
 /** `-` at `at` followed by a space or the end of its line: a block list entry. */
 export function isBlockDash(t: string, at: number, end: number): boolean {
   if (t.charCodeAt(at) !== 45) return false; // char codes, not one-character strings: asked of every content line (#37)
+  if (at + 1 >= end) return true; // the document's end, asked first: no char code read past it (#37)
   const next = t.charCodeAt(at + 1);
-  return next === 32 || next === 10 || at + 1 >= end;
+  return next === 32 || next === 10;
 }
 
 /** After a value that ended on its line at `pos`: only spaces and a comment may follow. */

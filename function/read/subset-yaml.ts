@@ -13,9 +13,9 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, isBlockDash, lineEnd, nextContentLine, OUT, outside, plainScalar, quoted, restOfLine, type ContentLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
-import { hasKey, readKey } from './subset-keys.ts';
+import { Building, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
 
 /** One document of a stream read by the subset reader. */
@@ -66,21 +66,21 @@ export function readSubsetPart(text: string, from: number, to: number, entry?: n
   }
 }
 
-/** A content line: where it starts, its indentation, and where its first character is. */
-type Line = ContentLine;
-
-/** A value and the next content line after it. */
-interface Read<T> {
-  node: T;
-  next: Line | undefined;
-  comment?: readonly [number, number] | undefined;
-}
-
 class Reader {
   /** End of the document being read (its next `---` line, or the end of the text). */
   private end = 0;
-  /** First comment line seen by the last call to nextContent: [offset of `#`, column]. */
-  private readonly skipped: { first?: readonly [number, number] | undefined } = {};
+  /**
+   * The next content line after what was read last: each reader of a value leaves it on the line after the value
+   * (no record per line or per value, #37). Its `comment`: the first comment line skipped to reach it.
+   */
+  private readonly line = new LineCursor(true);
+  /**
+   * What `value` read last was a block collection below its `key:` line, and this is the first comment line
+   * between them (text edits insert above it); undefined otherwise.
+   */
+  private comment: readonly [number, number] | undefined = undefined;
+  /** The pairs and entries of the collections being read. */
+  private readonly building = new Building();
   /** implicitKey's last answer: for the key at `keyAt` while the document ended at `keyEnd`. */
   private key: ScalarNode | undefined;
   private keyAt = -1;
@@ -114,9 +114,9 @@ class Reader {
     // Depths and columns as when the whole document is read: the root map is depth 0 in column 0.
     const key = entry === undefined ? this.implicitKey(from) : undefined;
     if (entry === undefined && !key) outside();
-    const read = key ? this.value(key.end + 1, 0, 0, true) : this.value(from + 1, entry!, 1, false);
-    if (read.next) outside();
-    return { ...(key ? { key } : {}), value: read.node };
+    const value = key ? this.value(key.end + 1, 0, 0, true) : this.value(from + 1, entry!, 1, false);
+    if (this.line.at >= 0) outside();
+    return { ...(key ? { key } : {}), value };
   }
 
   /** Start of the line after a `---` marker line (which may hold a comment, nothing else). */
@@ -128,11 +128,11 @@ class Reader {
 
   /** The root map of the document whose content starts at or after `from`, or null when it has none. */
   private document(from: number): MapNode | null {
-    const line = this.nextContent(from);
-    if (!line) return null;
-    if (this.isDash(line.at)) outside(); // a list at the root is not a Kubernetes object
-    const { node, next } = this.blockMap(line.at, line.indent, 0);
-    if (next) outside();
+    if (!this.nextContent(from)) return null;
+    const { at, indent } = this.line;
+    if (this.isDash(at)) outside(); // a list at the root is not a Kubernetes object
+    const node = this.blockMap(at, indent, 0);
+    if (this.line.at >= 0) outside();
     return node;
   }
 
@@ -149,12 +149,11 @@ class Reader {
   }
 
   /**
-   * The next line holding content at or after the line starting at `from`, skipping blank and comment
-   * lines (the first comment line is kept in `this.skipped.first`), or undefined at the document's end.
+   * Moves `line` to the next line holding content at or after the line starting at `from`, skipping blank and
+   * comment lines (the first comment line is kept in `line.comment`); false at the document's end.
    */
-  private nextContent(from: number): Line | undefined {
-    this.skipped.first = undefined;
-    return nextContentLine(this.text, from, this.end, this.skipped);
+  private nextContent(from: number): boolean {
+    return this.line.next(this.text, from, this.end);
   }
 
   /** `-` followed by a space or the end of its line: a block list entry. */
@@ -163,107 +162,121 @@ class Reader {
   }
 
   // ---- block collections ----
+  // Each reads its collection and leaves `line` on the next content line after it (`at` -1: the document's end).
 
   /**
    * A block map whose first key starts at `at`, in column `indent`. `depth` counts collections from the
    * document's root (0) as model/safety.ts does; a collection at MAX_DEPTH would hold values deeper than it allows.
    */
-  private blockMap(at: number, indent: number, depth: number): Read<MapNode> {
+  private blockMap(at: number, indent: number, depth: number): MapNode {
     if (depth >= MAX_DEPTH) outside();
     const map = new MapNode(false, at, indent, -1);
+    const building = this.building;
+    const from = building.pairMark();
+    const line = this.line;
     let keyAt = at;
     for (;;) {
       const key = this.implicitKey(keyAt);
       if (!key) outside();
-      if (hasKey(map, key!.value as string)) outside(); // duplicate key: an error the yaml library reports
+      if (building.hasKey(from, map, key!.value as string)) outside(); // duplicate key: an error the yaml library reports
       const value = this.value(key!.end + 1, indent, depth, true);
-      if (value.comment) (map.comments ??= new Map()).set(map.items.length, value.comment);
-      map.items.push(new PairNode(key!, value.node));
-      const next = value.next;
-      if (!next || next.indent < indent) {
-        map.end = value.node.end;
-        return { node: map, next };
+      if (this.comment) (map.comments ??= new Map()).set(building.pairMark() - from, this.comment);
+      building.addPair(new PairNode(key!, value));
+      if (line.at < 0 || line.indent < indent) {
+        map.items = building.takePairs(from);
+        map.end = value.end;
+        return map;
       }
-      if (next.indent > indent || this.isDash(next.at)) outside();
-      keyAt = next.at;
+      if (line.indent > indent || this.isDash(line.at)) outside();
+      keyAt = line.at;
     }
   }
 
   /** A block list whose first `-` is at `at`, in column `indent`. */
-  private blockSeq(at: number, indent: number, depth: number): Read<SeqNode> {
+  private blockSeq(at: number, indent: number, depth: number): SeqNode {
     if (depth >= MAX_DEPTH) outside();
     const seq = new SeqNode(false, at);
+    const building = this.building;
+    const from = building.entryMark();
+    const line = this.line;
     let dash = at;
     for (;;) {
       const value = this.value(dash + 1, indent, depth, false);
-      seq.items.push(value.node);
-      const next = value.next;
-      if (!next || next.indent < indent || (next.indent === indent && !this.isDash(next.at))) {
-        seq.end = value.node.end;
-        return { node: seq, next };
+      building.addEntry(value);
+      if (line.at < 0 || line.indent < indent || (line.indent === indent && !this.isDash(line.at))) {
+        seq.items = building.takeEntries(from);
+        seq.end = value.end;
+        return seq;
       }
-      if (next.indent > indent) outside();
-      dash = next.at;
+      if (line.indent > indent) outside();
+      dash = line.at;
     }
   }
 
   /**
-   * The value after `key:` or `-` (`pos` is just past the indicator) of a collection in column `indent`, and
-   * the next content line after it. `comment`: the first comment line between an empty `key:` line and a
-   * value on the lines below (text edits insert above it).
+   * The value after `key:` or `-` (`pos` is just past the indicator) of a collection in column `indent`; `line`
+   * is left on the next content line after it. `comment` is set to the first comment line between an empty
+   * `key:` line and a block collection on the lines below (text edits insert above it), else cleared.
    */
-  private value(pos: number, indent: number, depth: number, inMap: boolean): Read<MapNode | SeqNode | ScalarNode> {
+  private value(pos: number, indent: number, depth: number, inMap: boolean): MapNode | SeqNode | ScalarNode {
     const t = this.text;
     const eol = this.lineEnd(pos);
     let at = pos;
     while (at < eol && t.charCodeAt(at) === 32) at++;
     const c = at < eol ? t.charCodeAt(at) : 10;
     if (c === 10 || c === 35) {
-      const next = this.nextContent(eol + 1);
-      const comment = this.skipped.first;
-      const below = next && (next.indent > indent || (inMap && next.indent === indent && this.isDash(next.at)));
-      if (!below) return { node: plainScalar(t, at, at), next }; // an empty value: null
-      if (!this.isDash(next.at) && !this.implicitKey(next.at)) {
+      const line = this.line;
+      const found = this.nextContent(eol + 1);
+      const comment = line.comment;
+      const below = found && (line.indent > indent || (inMap && line.indent === indent && this.isDash(line.at)));
+      if (!below) {
+        this.comment = undefined;
+        return plainScalar(t, at, at); // an empty value: null
+      }
+      const next = line.at;
+      if (!this.isDash(next) && !this.implicitKey(next)) {
         // A scalar or flow collection on the line below its key or `-` (`ports:` then `{}`, `|-`)
         if (comment) outside();
-        return this.inline(next.at, indent, depth);
+        this.comment = undefined;
+        return this.inline(next, indent, depth);
       }
-      const read: Read<MapNode | SeqNode> = this.isDash(next.at) ? this.blockSeq(next.at, next.indent, depth + 1) : this.blockMap(next.at, next.indent, depth + 1);
-      read.comment = comment;
-      return read;
+      const node = this.isDash(next) ? this.blockSeq(next, line.indent, depth + 1) : this.blockMap(next, line.indent, depth + 1);
+      this.comment = comment;
+      return node;
     }
     if (!inMap && this.implicitKey(at)) {
       // `- key: value`: a map that starts on the entry's line, in the column of its first key
-      return this.blockMap(at, at - this.lineStart(at), depth + 1);
+      const node = this.blockMap(at, at - this.lineStart(at), depth + 1);
+      this.comment = undefined;
+      return node;
     }
+    this.comment = undefined;
     return this.inline(at, indent, depth);
   }
 
-  /** A scalar or flow collection starting at `at`, the value of a collection in column `indent`. */
-  private inline(at: number, indent: number, depth: number): Read<MapNode | SeqNode | ScalarNode> {
+  /** A scalar or flow collection starting at `at`, the value of a collection in column `indent`; `line` is left after it. */
+  private inline(at: number, indent: number, depth: number): MapNode | SeqNode | ScalarNode {
     const t = this.text;
     const c = t.charCodeAt(at);
     let eol = this.lineEnd(at);
     let node: MapNode | SeqNode | ScalarNode;
     if (c === 124 || c === 62) {
       node = blockScalar(t, at, indent, this.end);
-      const next = this.nextContent(node.end);
-      if (next && next.indent > indent) outside();
-      return { node, next };
+      if (this.nextContent(node.end) && this.line.indent > indent) outside();
+      return node;
     } else if (c === 34 || c === 39) {
       node = quoted(t, at, eol, { parent: indent, docEnd: this.end });
       eol = this.lineEnd(node.end);
     } else if (c === 91 || c === 123) {
-      node = readFlow(t, at, eol, depth + 1);
+      node = readFlow(t, at, eol, depth + 1, this.building);
     } else {
       node = plainValue(t, at, eol);
       node = foldedPlain(t, node, indent, this.end);
       eol = this.lineEnd(node.end);
     }
     restOfLine(t, node.end, eol);
-    const next = this.nextContent(eol + 1);
-    if (next && next.indent > indent) outside(); // a continuation line (or an error)
-    return { node, next };
+    if (this.nextContent(eol + 1) && this.line.indent > indent) outside(); // a continuation line (or an error)
+    return node;
   }
 
   private lineStart(at: number): number {
@@ -280,6 +293,4 @@ class Reader {
     }
     return this.key;
   }
-
-
 }
