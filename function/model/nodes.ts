@@ -13,14 +13,23 @@ export type QuoteStyle = 'plain' | 'single' | 'double' | 'block';
 
 export type Node = MapNode | SeqNode | ScalarNode | AliasNode;
 
+// Node fields are `declare`d and set in the constructor, never parameter properties or plain class fields: those
+// are emitted as class fields, which the bundle defines as undefined on every new node before the constructor sets
+// them (a second store per field, millions of nodes), and an offset that held undefined first is no small-integer
+// field, so V8 changes the class's layout when the first number comes and drops the optimized code built on it (#37).
 export class ScalarNode {
+  declare value: ScalarValue;
+  declare style: QuoteStyle;
   /** Offset of the scalar's first character (its quote or block indicator) and just past its value. */
-  constructor(
-    public value: ScalarValue,
-    public style: QuoteStyle,
-    public start: number,
-    public end: number,
-  ) {}
+  declare start: number;
+  declare end: number;
+
+  constructor(value: ScalarValue, style: QuoteStyle, start: number, end: number) {
+    this.value = value;
+    this.style = style;
+    this.start = start;
+    this.end = end;
+  }
   get kind(): 'scalar' {
     return 'scalar';
   }
@@ -28,21 +37,28 @@ export class ScalarNode {
 
 /** `*name`: only the yaml front-end builds these (every stage refuses them where it interprets values). */
 export class AliasNode {
-  constructor(
-    public source: string,
-    public start: number,
-    public end: number,
-  ) {}
+  declare source: string;
+  declare start: number;
+  declare end: number;
+
+  constructor(source: string, start: number, end: number) {
+    this.source = source;
+    this.start = start;
+    this.end = end;
+  }
   get kind(): 'alias' {
     return 'alias';
   }
 }
 
 export class PairNode {
-  constructor(
-    public key: Node | null,
-    public value: Node | null,
-  ) {}
+  declare key: Node | null;
+  declare value: Node | null;
+
+  constructor(key: Node | null, value: Node | null) {
+    this.key = key;
+    this.value = value;
+  }
 }
 
 /** A block or flow map and where it was written. */
@@ -98,6 +114,12 @@ export class SeqNode {
     return 'seq';
   }
 }
+
+// A scalar's value is a string or null in most documents, a number in some (`replicas: 2`). V8 lays out the `value`
+// field for what it has seen: in a stream whose first 25,000 documents are Secrets, a string or null, until the first
+// number changes the layout and throws away the optimized code of every reader function built on it (about twenty,
+// compiled again). A number and a string stored here first, before any code is optimized, make it general (#37).
+new ScalarNode(0, 'plain', 0, 0).value = '';
 
 export type FieldPath = readonly (string | number)[];
 
