@@ -229,6 +229,24 @@ test('accepts what renders write: a flow collection or block scalar below its ke
   for (const s of samples) assert.ok(check(s, 'sample'), `declined a rendered construct:\n${s}`);
 });
 
+test('reads a text that ends without a line break as the yaml library does: a last `-`, spaces, a comment, an empty value', () => {
+  // The line helpers stop at the text's end before reading a character there (#37): what they decide there stays.
+  const samples = [
+    'a:\n-',
+    'a:\n- b\n-',
+    'a:\n  - x\n  -',
+    'a: 1\n  ',
+    'a: 1\n# end',
+    'a:',
+    'a: 1\nb:\n  c: d\n  ',
+    'a:\n- b\n---\nc:\n-',
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: dg==\n  # c',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n  k:',
+  ];
+  for (const s of samples) assert.ok(check(s, 'sample'), `declined ${JSON.stringify(s)}`);
+  assert.equal(readSubsetStream('a:\n- b\n-')?.[0]?.contents?.items.map((p) => p.value?.kind), ['seq']);
+});
+
 test('declines what it leaves to the yaml library', () => {
   const samples = ['a: &x 1\nb: *x\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n...\n', 'a:\tb\n', 'a: 1\r\n', '? a\n: b\n', 'a: |2\n   x\n', 'a: [1,\n 2]\n', 'a: 1\na: 2\n', '1: a\n', 'a: \u0085\n', '\ufeffa: 1\n', '- a\n', 'x\n', '# only comments\n', 'a: {b: 1, b: 2}\n'];
   for (const s of samples) assert.is(readSubsetStream(s), undefined, `accepted ${JSON.stringify(s)}`);
