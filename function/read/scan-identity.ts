@@ -6,6 +6,7 @@ import { OUT } from './subset-scalars.ts';
 import { plainSubsetText } from './subset-yaml.ts';
 import { Walker, type Fact, type Role } from './skim-walker.ts';
 import type { ScannedIdentity } from '../model/object.ts';
+import { keepLayout } from './layouts.ts';
 
 /**
  * The identity of the one document in `text` (one document's text as read/stream-documents.ts cuts it: at
@@ -43,6 +44,7 @@ export class SkimFacts {
   generateName: Fact | undefined = undefined;
   namespace: Fact | undefined = undefined;
 }
+keepLayout(new SkimFacts());
 
 /** Keeps metadata's name, generateName and namespace. */
 export function keepMetadataName(key: string, fact: Fact, facts: SkimFacts): void {

@@ -7,6 +7,7 @@ import { plainSubsetText } from './subset-yaml.ts';
 import { factString, identityOf, keepMetadataName, keepRootIdentity, SkimFacts } from './scan-identity.ts';
 import { Walker, type Fact, type Role } from './skim-walker.ts';
 import { entryFields, type EntryTexts, type ScannedSource } from '../model/object.ts';
+import { keepLayout } from './layouts.ts';
 
 /** Keys a plain Secret or ConfigMap may hold at its root here (others, such as `sops:`, decline the document). */
 const ROOT_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -175,3 +176,5 @@ class SourceText implements EntryTexts {
     return { base64: pairs.slice(0, this.base64Count), text: pairs.slice(this.base64Count) };
   }
 }
+// After SourceText, which making one needs.
+keepLayout(new SourceScan(''));

@@ -6,6 +6,7 @@ import { blockScalar, isBlockDash, lineEnd, LineCursor, outside, plainScalar, qu
 import { Building, readKey } from './subset-keys.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { readFlow } from './subset-flow.ts';
+import { keepLayout } from './layouts.ts';
 import { MAX_DEPTH } from '../model/target.ts';
 import type { MapNode, ScalarNode, SeqNode } from '../model/nodes.ts';
 
@@ -218,3 +219,4 @@ export class Walker<S = undefined> {
     return fact;
   }
 }
+keepLayout(new Walker('', undefined));

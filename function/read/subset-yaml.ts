@@ -17,6 +17,7 @@ import { blockScalar, isBlockDash, lineEnd, LineCursor, OUT, outside, plainScala
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { Building, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
+import { keepLayout } from './layouts.ts';
 
 /** One document of a stream read by the subset reader. */
 export interface SubsetDoc {
@@ -294,3 +295,4 @@ class Reader {
     return this.key;
   }
 }
+keepLayout(new Reader(''));
