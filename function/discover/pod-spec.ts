@@ -28,6 +28,11 @@ export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader):
   return refs;
 }
 
+/** podSpecRefs, added to `refs`. */
+export function podSpecRefsInto(spec: MapNode, path: FieldPath, reader: NodeReader, refs: SourceRef[]): void {
+  podSpecInto(spec, [...path], reader, refs);
+}
+
 export function containerRefs(container: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
   containerInto(container, [...path], reader, refs);

@@ -73,8 +73,11 @@ export const workloads: TargetKind = {
     read: (obj, results, config) => readTargets(obj, workloadRowsOf(obj, config), results, config),
   },
   dependencies(target, reader, _inventory, maxReferences) {
-    const refs = [...rowRefs(target.obj, target.row!, reader), ...(target.reloaderRefs ?? [])];
-    return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
+    // One list, added to: rowRefs makes it for this target alone (#37).
+    const refs = rowRefs(target.obj, target.row!, reader);
+    for (const ref of target.reloaderRefs ?? []) refs.push(ref);
+    for (const ref of annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))) refs.push(ref);
+    return { refs, objects: [] };
   },
 };
 
