@@ -67,11 +67,14 @@ export function releaseSource(id: string, ctx: ResolveContext, readers: SourceRe
   if (readers !== undefined && --readers.left <= 0) ctx.readers!.delete(id);
 }
 
+/** No object or producer by that id: one empty list for every such lookup. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const isLive = (resolution: Resolution): boolean => resolution.from === 'cluster' || (resolution.from === 'missing' && resolution.cluster === true);
 
 function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
-  const plain = ctx.inventory.sources.get(use.id) ?? [];
-  const producers = ctx.inventory.producers.get(use.id) ?? [];
+  const plain = ctx.inventory.sources.get(use.id) ?? NONE;
+  const producers = ctx.inventory.producers.get(use.id) ?? NONE;
   if (plain.length + producers.length > 1) {
     const what = `${use.cls} ${use.namespace}/${use.name}`;
     const subject = (plain[0] ?? producers[0]!.obj).subject;
