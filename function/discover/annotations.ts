@@ -9,6 +9,9 @@ import type { KObject, SourceClass } from '../model/object.ts';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+/** The annotations naming extra dependencies, and the class each names. */
+const EXTRA_ANNOTATIONS = [[EXTRA_SECRETS_ANNOTATION, 'Secret'], [EXTRA_CONFIGMAPS_ANNOTATION, 'ConfigMap']] as const;
+
 /**
  * References from the extra-dependency annotations; a malformed entry is a BAD_ANNOTATION error.
  * - Reads at most `max` + 1 entries in all (good or malformed), so a multi-megabyte annotation costs no more
@@ -17,7 +20,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 export function annotationRefs(obj: KObject, results: Result[], max: number): SourceRef[] {
   const refs: SourceRef[] = [];
   let seen = 0;
-  for (const [key, cls] of [[EXTRA_SECRETS_ANNOTATION, 'Secret'], [EXTRA_CONFIGMAPS_ANNOTATION, 'ConfigMap']] as const) {
+  for (const [key, cls] of EXTRA_ANNOTATIONS) {
     const value = obj.annotations.get(key);
     if (value === undefined) continue;
     const field = formatPath(['metadata', 'annotations', key]);

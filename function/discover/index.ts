@@ -29,18 +29,23 @@ type MergingUse = Omit<SourceUse, 'keys'> & { keys?: Map<string, KeyUse> };
  *   (What the plan keeps of `fields` is SharedStrings' copy, an array of its own length: plan/shared-strings.ts.)
  */
 export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[] {
-  const uses = new Map<string, MergingUse>();
+  // A target names a few sources: they are searched in a list, and only a long one is also kept in a map
+  // (a map per target, and its lookups, were a share of planning, #37).
+  const uses: MergingUse[] = [];
+  let byId: Map<string, MergingUse> | undefined;
   for (const ref of refs) {
     const namespace = ref.namespace || obj.namespace;
     const id = sourceId(ref.cls, namespace, ref.name);
-    let use = uses.get(id);
+    let use = byId ? byId.get(id) : findUse(uses, id);
     if (!use) {
-      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, optional: true, fields: [], dataOnly: ref.dataOnly === true };
-      uses.set(id, use);
+      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: undefined, optional: true, fields: [], requiredField: undefined, dataOnly: ref.dataOnly === true };
+      uses.push(use);
+      if (byId) byId.set(id, use);
+      else if (uses.length > SEARCHED_USES) byId = new Map(uses.map((u) => [u.id, u]));
     }
     use.dataOnly &&= ref.dataOnly === true;
     if (ref.keys === 'whole') use.whole = true;
-    for (const k of ref.keys === 'whole' ? [] : ref.keys) {
+    else for (const k of ref.keys) {
       const keys = (use.keys ??= new Map());
       const known = keys.get(k);
       if (!known) keys.set(k, { optional: ref.optional, field: ref.field });
@@ -50,7 +55,15 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
     if (!ref.optional) use.requiredField ??= ref.field;
     use.fields.push(ref.field);
   }
-  return sortInByteOrder([...uses.values()].map(finishUse), idOf);
+  return sortInByteOrder(uses.map(finishUse), idOf);
+}
+
+/** The most uses searched in a list before a map of them is made. */
+const SEARCHED_USES = 8;
+
+function findUse(uses: readonly MergingUse[], id: string): MergingUse | undefined {
+  for (let i = 0; i < uses.length; i++) if (uses[i]!.id === id) return uses[i];
+  return undefined;
 }
 
 const idOf = (use: SourceUse): string => use.id;

@@ -11,8 +11,11 @@ import type { SourceRef } from '../model/dependencies.ts';
 import type { KeyPath } from '../model/workload-row.ts';
 import type { KObject } from '../model/object.ts';
 
-/** The kinds Reloader reloads (its internal/pkg/handler/upgrade.go RollingUpgradeFuncs): `group/Kind`. */
-const RELOADED_KINDS: ReadonlySet<string> = new Set(['apps/Deployment', 'apps/DaemonSet', 'apps/StatefulSet', 'batch/CronJob', 'batch/Job', 'argoproj.io/Rollout']);
+/**
+ * The kinds Reloader reloads (its internal/pkg/handler/upgrade.go RollingUpgradeFuncs), Kind to group: each kind
+ * is in one group, and the object's kind string is looked up as it is, with no `group/Kind` key built (#37).
+ */
+const RELOADED_KINDS: ReadonlyMap<string, string> = new Map([['Deployment', 'apps'], ['DaemonSet', 'apps'], ['StatefulSet', 'apps'], ['CronJob', 'batch'], ['Job', 'batch'], ['Rollout', 'argoproj.io']]);
 
 const CLASSES = ['Secret', 'ConfigMap'] as const;
 
@@ -35,7 +38,7 @@ export interface ReloaderView {
 }
 
 /** Whether Reloader reloads objects of this kind at all. */
-export const isReloaderKind = (obj: KObject): boolean => RELOADED_KINDS.has(`${obj.group}/${obj.kind}`);
+export const isReloaderKind = (obj: KObject): boolean => RELOADED_KINDS.get(obj.kind) === obj.group;
 
 /**
  * Reloader's annotations on `obj`; `template` is where its pod template's annotations are (a workload row's
@@ -45,8 +48,7 @@ export function readReloader(obj: KObject, template: KeyPath): ReloaderView | un
   if (!isReloaderKind(obj)) return undefined;
   const onPod = childIn(obj.item.node, template);
   // Most workloads carry none of Reloader's keys: one look at each map's keys says so.
-  const mentions = (key: string | undefined): boolean => key !== undefined && key.includes(RELOADER_DOMAIN);
-  if (![...obj.annotations.keys()].some(mentions) && !(isMapNode(onPod) && onPod.items.some((p) => mentions(stringValue(p.key))))) return undefined;
+  if (!mentionsReloader(obj.annotations.keys()) && !(isMapNode(onPod) && onPod.items.some((p) => mentions(stringValue(p.key))))) return undefined;
   const view: ReloaderView = { reloaded: false, optsIn: false, named: [] };
   for (const cls of CLASSES) {
     const keys = [RELOADER[cls].reload, RELOADER.auto, RELOADER[cls].auto, RELOADER.search];
@@ -61,6 +63,14 @@ export function readReloader(obj: KObject, template: KeyPath): ReloaderView | un
     view.reloaded ||= auto || named || get(RELOADER.search) === 'true';
   }
   return view.reloaded || view.optsIn ? view : undefined;
+}
+
+const mentions = (key: string | undefined): boolean => key !== undefined && key.includes(RELOADER_DOMAIN);
+
+/** Whether a key names one of Reloader's annotations: the keys are read as they are, not copied to a list (#37). */
+function mentionsReloader(keys: Iterable<string>): boolean {
+  for (const key of keys) if (mentions(key)) return true;
+  return false;
 }
 
 function podAnnotation(annotations: MapNode, key: string): string | undefined {

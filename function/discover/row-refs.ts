@@ -1,17 +1,23 @@
 // Discover stage: the references a workload row's fields hold in one object (kinds/workload-rows.ts, or a row
 // declared under `spec.kinds`): its pod specs (`*` in a path stands for every item of a list), env and envFrom
 // lists outside a container, single-key Secret selectors, and the lists of names an operator mounts whole.
-import { envFromRefs, envRefs, keyRef, nameListRefs, podSpecRefs } from './pod-spec.ts';
+import { envFromRefs, envRefs, keyRef, nameListRefs, podSpecRefsInto } from './pod-spec.ts';
 import { child, isSeqNode, type FieldPath, type MapNode, type NodeReader } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { KObject } from '../model/object.ts';
 import type { KeyPath, WorkloadRow } from '../model/workload-row.ts';
 
-/** Every reference the row's fields hold in the object, in the row's order. */
+/** Every reference the row's fields hold in the object, in the row's order: a list of its own, for the caller to add to. */
 export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): SourceRef[] {
   const root = obj.item.node;
   const refs: SourceRef[] = [];
-  for (const path of row.podSpecs) for (const { spec, at } of podSpecsAt(root, path, reader)) refs.push(...podSpecRefs(spec, at, reader));
+  for (const path of row.podSpecs) {
+    // A path without `*` names one pod spec: no list of them is made (the built-in rows' paths, #37).
+    if (!path.includes('*')) {
+      const spec = reader.mapIn(root, [], path);
+      if (spec) podSpecRefsInto(spec, path, reader, refs);
+    } else for (const { spec, at } of podSpecsAt(root, path, reader)) podSpecRefsInto(spec, at, reader, refs);
+  }
   const list = (path: KeyPath) => {
     const parent = reader.mapIn(root, [], path.slice(0, -1));
     return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
@@ -30,15 +36,11 @@ export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): Sou
 }
 
 /**
- * The pod spec maps a row path names in the object: `*` steps into each item of the list there (one `*` at
+ * The pod spec maps a row path with a `*` names in the object: `*` steps into each item of the list there (one `*` at
  * most; an absent list names none, and so does one of another type: the operator's schema refuses it).
  */
 function podSpecsAt(root: MapNode, path: KeyPath, reader: NodeReader): Array<{ spec: MapNode; at: FieldPath }> {
   const star = path.indexOf('*');
-  if (star < 0) {
-    const spec = reader.mapIn(root, [], path);
-    return spec ? [{ spec, at: path }] : [];
-  }
   const listPath = path.slice(0, star);
   const parent = reader.mapIn(root, [], listPath.slice(0, -1));
   const list = parent ? child(parent, listPath.at(-1)!) : undefined;

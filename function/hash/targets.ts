@@ -73,8 +73,7 @@ function sharedReport(target: PlannedTarget, ctx: HashContext): TargetReport | u
 function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport | undefined {
   const { deps } = target;
   if (!target.siteOk || !deps) return undefined;
-  const used = digestUses(deps.uses, ctx, target.subject);
-  for (const use of deps.uses) releaseSource(use.id, ctx);
+  const used = digestUses(deps.uses, ctx, target.subject, true);
   const objects = digestObjects(deps.objects, ctx, target.subject);
   const digests = objects.digests.length === 0 ? used.digests : [...used.digests, ...objects.digests];
   const hash = formatDigest(ctx.hasher, targetDigest(ctx.hasher, digests));
@@ -112,26 +111,37 @@ function targetReport(target: PlannedTarget, hash: string, sources: SourceReport
 
 type Digest = { id: string; digest: Buffer };
 
-/** Source digests (scheme v1) of Secrets and ConfigMaps, shared between targets; missing ones are reported to `reportTo`. */
-function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
+/**
+ * Source digests (scheme v1) of Secrets and ConfigMaps, shared between targets; missing ones are reported to `reportTo`.
+ * - `release`: the uses are a target's planned readers (sourceReaders): each source is released once digested. The
+ *   uses are merged per source, so no later use of the target reads it again.
+ */
+function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject, release: boolean): { reports: SourceReport[]; digests: Digest[] } {
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
-  uses.forEach((use) => {
+  for (const use of uses) {
     ctx.deadline?.check('hashing'); // one use may digest a whole large source
-    const resolution = resolveFor(use, ctx);
+    // Looked up once for resolving and releasing: a map of every source id, hit twice per use (#37).
+    const readers = ctx.readers?.get(use.id);
+    const resolution = resolveFor(use, ctx, readers);
     const report = ctx.reports ? reportSource(use, resolution) : undefined;
     if (report) reports.push(report);
-    if (resolution.from === 'ignored' || resolution.from === 'invalid') return;
-    if (report) {
-      const shared = ctx.shared.digest(use, resolution);
-      report.keys = shared.keys;
-      report.digest = formatDigest(ctx.hasher, shared.digest);
-      digests.push({ id: use.id, digest: shared.digest });
-    } else digests.push({ id: use.id, digest: ctx.shared.digestOnly(use, resolution) });
-    reportMissing(use, resolution, ctx, reportTo);
-  });
+    if (resolution.from !== 'ignored' && resolution.from !== 'invalid') {
+      if (report) {
+        const shared = ctx.shared.digest(use, resolution);
+        report.keys = shared.keys;
+        report.digest = formatDigest(ctx.hasher, shared.digest);
+        digests.push({ id: use.id, digest: shared.digest });
+      } else digests.push({ id: use.id, digest: ctx.shared.digestOnly(use, resolution) });
+      reportMissing(use, resolution, ctx, reportTo);
+    }
+    if (release) releaseSource(use.id, ctx, readers);
+  }
   return { reports, digests };
 }
+
+/** What a target that names no kagent object gets from digestObjects: nothing, in arrays nobody adds to. */
+const NO_OBJECTS: { reports: SourceReport[]; digests: Digest[] } = Object.freeze({ reports: [], digests: [] });
 
 /**
  * Objects a target names: one hashed as a unit (a ModelConfig) enters with its own hash; the Secrets of
@@ -139,6 +149,7 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
  * "missing" marker (so its appearance changes the hash) and follows onMissing.
  */
 function digestObjects(objects: readonly ObjectRef[], ctx: HashContext, reportTo: Subject): { reports: SourceReport[]; digests: Digest[] } {
+  if (objects.length === 0) return NO_OBJECTS; // a workload: no arrays and no set per target
   const reports: SourceReport[] = [];
   const digests: Digest[] = [];
   const seen = new Set<string>();
@@ -182,7 +193,7 @@ function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: So
   if (!planned) throw new Error('internal: a unit was hashed that the plan did not read');
   ctx.results.push(...planned.results);
   const { refs } = planned;
-  const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject);
+  const { reports, digests } = digestUses(mergeRefs(obj, refs), ctx, obj.subject, false);
   const digest = kagentUnitDigest(obj, refs, ctx, (use) => resolveFor(use, ctx)) ?? targetDigest(ctx.hasher, digests);
   const out = { digest, sources: reports };
   ctx.unitHashes.set(obj, out);
@@ -190,8 +201,8 @@ function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: So
 }
 
 /** The source as this use reads it: a `data`-only reader does not see keys that are only in binaryData. */
-function resolveFor(use: SourceUse, ctx: HashContext): Resolution {
-  const resolution = resolveSource(use, ctx);
+function resolveFor(use: SourceUse, ctx: HashContext, readers?: SourceReaders): Resolution {
+  const resolution = resolveSource(use, ctx, readers);
   return use.dataOnly && 'entries' in resolution ? { ...resolution, entries: dataEntries(resolution.entries) } : resolution;
 }
 
@@ -220,9 +231,9 @@ function reportMissing(use: SourceUse, resolution: Resolution, ctx: HashContext,
   const { config, results } = ctx;
   if (config.onMissing === 'ignore') return;
   const severity = config.onMissing === 'error' ? 'error' : 'warning';
-  const what = `${use.cls} ${use.namespace}/${use.name}`;
   if (resolution.from === 'missing') {
     if (use.optional) return;
+    const what = `${use.cls} ${use.namespace}/${use.name}`;
     const tail = severity === 'warning' ? '; its absence is hashed, so its appearance will change the hash' : '';
     const where = resolution.cluster === true ? 'the input or the cluster' : 'the input';
     const hint = namespaceHint(ctx.inventory, use.cls, use.namespace, use.name);
@@ -232,12 +243,16 @@ function reportMissing(use: SourceUse, resolution: Resolution, ctx: HashContext,
   // Only the keys a target names can be missing: a whole-object read takes what is there (#21: not per key of it).
   const produced = 'produced' in resolution ? resolution.produced : undefined;
   const known = produced ? produced.keyed : 'entries' in resolution ? resolution.entries : undefined;
-  for (const key of sortInByteOrder([...use.keys.keys()], itself)) {
-    const keyUse = use.keys.get(key)!;
+  // The missing keys are found first, in any order, and only they are sorted: nearly every use has all its keys.
+  let missing: string[] | undefined;
+  for (const [key, keyUse] of use.keys) {
     const present = known ? known.has(key) : produced !== undefined;
-    if (!present && !keyUse.optional) {
-      const made = produced && resolution.from === 'producer' ? ` (made by ${produced.producer})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
-      results.push(result(severity, 'MISSING_KEY', `key "${key}" is not in ${what}${made}`, subject, keyUse.field));
-    }
+    if (!present && !keyUse.optional) (missing ??= []).push(key);
+  }
+  if (missing === undefined) return;
+  const what = `${use.cls} ${use.namespace}/${use.name}`;
+  for (const key of sortInByteOrder(missing, itself)) {
+    const made = produced && resolution.from === 'producer' ? ` (made by ${produced.producer})` : use.dataOnly ? ' (kagent reads data, not binaryData)' : '';
+    results.push(result(severity, 'MISSING_KEY', `key "${key}" is not in ${what}${made}`, subject, use.keys.get(key)!.field));
   }
 }

@@ -25,7 +25,11 @@ const REFERABLE: ReadonlyMap<string, KeyPath> = new Map([
 const idOf = (group: string, kind: string, namespace: string, name: string): string => `${group}/${kind}/${namespace}/${name}`;
 
 /** The id under which a Rollout asks for this object, when workloadRef may name it. */
-const referableId = (obj: KObject): string | undefined => (REFERABLE.has(`${obj.group}/${obj.kind}`) ? idOf(obj.group, obj.kind, obj.namespace, obj.name) : undefined);
+// Asked twice of every object the planner reads (candidate, linkId): the object's kind is compared first, so only a
+// Deployment, ReplicaSet or PodTemplate builds a `group/Kind` key (#37).
+const REFERABLE_KINDS: ReadonlySet<string> = new Set([...REFERABLE.keys()].map((groupKind) => groupKind.slice(groupKind.indexOf('/') + 1)));
+const referableId = (obj: KObject): string | undefined =>
+  REFERABLE_KINDS.has(obj.kind) && REFERABLE.has(`${obj.group}/${obj.kind}`) ? idOf(obj.group, obj.kind, obj.namespace, obj.name) : undefined;
 
 /**
  * The waiting target of an opted-in Rollout whose `path` (its row's delegate field) names another object, or

@@ -18,15 +18,32 @@ import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
 import { WORKLOAD_ROWS } from './workload-rows.ts';
 
-/** The built-in rows by `group/Kind`: one, or one per component. */
-const BUILT_IN = new Map<string, WorkloadRow[]>();
-for (const row of WORKLOAD_ROWS) BUILT_IN.set(`${row.group}/${row.kind}`, [...(BUILT_IN.get(`${row.group}/${row.kind}`) ?? []), row]);
+/**
+ * The built-in rows by Kind, then group: one, or one per component. Found by the object's own kind string, whose
+ * hash V8 keeps with it: a `group/Kind` key was built and hashed anew each of the three times a workload is
+ * looked up (selecting, reading, Reloader's view), and for every other object once (#37).
+ */
+const BUILT_IN = new Map<string, Array<{ group: string; rows: WorkloadRow[] }>>();
+for (const row of WORKLOAD_ROWS) {
+  const groups = BUILT_IN.get(row.kind) ?? [];
+  BUILT_IN.set(row.kind, groups);
+  const same = groups.find((g) => g.group === row.group);
+  if (same) same.rows.push(row);
+  else groups.push({ group: row.group, rows: [row] });
+}
+
+function builtInRows(group: string, kind: string): WorkloadRow[] | undefined {
+  const groups = BUILT_IN.get(kind);
+  if (groups === undefined) return undefined;
+  for (const g of groups) if (g.group === group) return g.rows;
+  return undefined;
+}
 
 /** Whether a row reads objects of this apiVersion (`group/version`, or `version` for the core group). */
 const readsVersion = (row: WorkloadRow, apiVersion: string): boolean => row.versions === undefined || row.versions.includes(apiVersion.slice(apiVersion.indexOf('/') + 1));
 
 /** The (first) built-in row of a group and kind, whatever the version (a declared row may not take its place). */
-export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => BUILT_IN.get(`${group}/${kind}`)?.[0];
+export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => builtInRows(group, kind)?.[0];
 
 /**
  * The rows for an object — one, or one per component — or none when its kind has no pod spec rollstamp knows.
@@ -34,8 +51,9 @@ export const builtInRow = (group: string, kind: string): WorkloadRow | undefined
  * - Declared rows (`config.kinds`) are tried after, in order: the first that reads the object.
  */
 export function workloadRowsOf(obj: KObject, config: Config): readonly WorkloadRow[] {
-  const builtIn = BUILT_IN.get(`${obj.group}/${obj.kind}`);
-  if (builtIn) return builtIn.filter((r) => readsVersion(r, obj.apiVersion));
+  const builtIn = builtInRows(obj.group, obj.kind);
+  // The rows themselves when all read the version (no copy per look-up), else those that do.
+  if (builtIn) return builtIn.every((r) => readsVersion(r, obj.apiVersion)) ? builtIn : builtIn.filter((r) => readsVersion(r, obj.apiVersion));
   if (!config.kinds) return [];
   const declared = declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
   return declared ? [declared] : [];
@@ -73,8 +91,11 @@ export const workloads: TargetKind = {
     read: (obj, results, config) => readTargets(obj, workloadRowsOf(obj, config), results, config),
   },
   dependencies(target, reader, _inventory, maxReferences) {
-    const refs = [...rowRefs(target.obj, target.row!, reader), ...(target.reloaderRefs ?? [])];
-    return { refs: [...refs, ...annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))], objects: [] };
+    // One list, added to: rowRefs makes it for this target alone (#37).
+    const refs = rowRefs(target.obj, target.row!, reader);
+    for (const ref of target.reloaderRefs ?? []) refs.push(ref);
+    for (const ref of annotationRefs(target.obj, reader.results, Math.max(0, maxReferences - refs.length))) refs.push(ref);
+    return { refs, objects: [] };
   },
 };
 

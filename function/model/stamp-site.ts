@@ -5,10 +5,20 @@ import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader
 import type { StampSite } from './target.ts';
 import type { MapNode, SeqNode } from './nodes.ts';
 
-/** The field a stamp is written to, as a dot path (`…annotations["rollstamp.dev/hash"]`, `…env[name=ROLLSTAMP_HASH].value`). */
+/**
+ * The field a stamp is written to, as a dot path (`…annotations["rollstamp.dev/hash"]`, `…env[name=ROLLSTAMP_HASH].value`).
+ * Formatted once per site and key: every target of a workload row shares its row's site, and each target's report
+ * names the field (#37). Kept by the site, so a site that goes takes its field with it.
+ */
 export function stampField(site: StampSite, key: string): string {
-  return site.kind === 'annotation' ? formatPath([...site.path, key]) : `${formatPath(site.path)}[name=${ENV_STAMP_NAME}].value`;
+  const known = FIELDS.get(site);
+  if (known?.key === key) return known.field;
+  const field = site.kind === 'annotation' ? formatPath([...site.path, key]) : `${formatPath(site.path)}[name=${ENV_STAMP_NAME}].value`;
+  FIELDS.set(site, { key, field });
+  return field;
 }
+
+const FIELDS = new WeakMap<StampSite, { key: string; field: string }>();
 
 /** The current stamp at `site` below `root`, if any. */
 export function currentStamp(root: MapNode, site: StampSite, key: string): string | undefined {

@@ -106,7 +106,13 @@ export class Planner {
   /** What `add` does with an object once it is indexed. */
   private place(obj: KObject): void {
     if (isKagent1x(obj)) this.kagent1x.push(obj);
-    const candidate = LINKED_KINDS.some((k) => k.candidate?.(obj, this.wanted));
+    let candidate = false;
+    for (const k of LINKED_KINDS) {
+      if (k.candidate?.(obj, this.wanted)) {
+        candidate = true; // (a loop: `some` made a closure per object)
+        break;
+      }
+    }
     if (candidate) this.candidates.push(obj);
     else for (const k of LINKED_KINDS) this.pass(k.linkId?.(obj));
     if (this.overBudget) return;

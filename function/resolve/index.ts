@@ -40,9 +40,11 @@ export interface SourceReaders {
   resolution?: Resolution;
 }
 
-/** Resolves a source (once per id). */
-export function resolveSource(use: SourceUse, ctx: ResolveContext): Resolution {
-  const readers = ctx.readers?.get(use.id);
+/**
+ * Resolves a source (once per id).
+ * - `readers`: its entry in ctx.readers, when the caller has looked it up already (to release it after, #37).
+ */
+export function resolveSource(use: SourceUse, ctx: ResolveContext, readers: SourceReaders | undefined = ctx.readers?.get(use.id)): Resolution {
   let resolution = readers?.resolution ?? ctx.cache.get(use.id);
   if (!resolution) {
     const before = ctx.results.length;
@@ -61,18 +63,20 @@ export function resolveSource(use: SourceUse, ctx: ResolveContext): Resolution {
  * asked for again (a reader no plan counted) is resolved again: the same input gives the same values, and it
  * reported nothing the first time, so it reports nothing now.
  */
-export function releaseSource(id: string, ctx: ResolveContext): void {
-  const readers = ctx.readers?.get(id);
+export function releaseSource(id: string, ctx: ResolveContext, readers: SourceReaders | undefined = ctx.readers?.get(id)): void {
   if (readers !== undefined && --readers.left <= 0) ctx.readers!.delete(id);
 }
+
+/** No object or producer by that id: one empty list for every such lookup. */
+const NONE: readonly never[] = Object.freeze([]);
 
 const isLive = (resolution: Resolution): boolean => resolution.from === 'cluster' || (resolution.from === 'missing' && resolution.cluster === true);
 
 function resolveUncached(use: SourceUse, ctx: ResolveContext): Resolution {
-  const plain = ctx.inventory.sources.get(use.id) ?? [];
-  const producers = ctx.inventory.producers.get(use.id) ?? [];
-  const what = `${use.cls} ${use.namespace}/${use.name}`;
+  const plain = ctx.inventory.sources.get(use.id) ?? NONE;
+  const producers = ctx.inventory.producers.get(use.id) ?? NONE;
   if (plain.length + producers.length > 1) {
+    const what = `${use.cls} ${use.namespace}/${use.name}`;
     const subject = (plain[0] ?? producers[0]!.obj).subject;
     if (producers.length === 0) ctx.results.push(errorResult('DUPLICATE_SOURCE', `${what} appears ${plain.length} times in the input`, subject));
     else {

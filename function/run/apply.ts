@@ -124,14 +124,16 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   const records = liveRecords(planned.targets, ctx, options.versions);
   const changed = new Map<number, Array<TextEdit | undefined>>();
   if (!hasErrors(results)) {
+    // The two messages a stamp can have, made once for the run rather than per target (#37).
+    const stampedAnnotation = `stamped ${config.annotationKey}`;
+    const stampedEnv = `stamped env ${ENV_STAMP_NAME}`;
     planned.targets.forEach((t, i) => {
       const report = reports[i];
       if (report?.changed) {
         // The tree is kept only where the document may be printed again; the text edit serves everywhere else.
         if (t.node) writeStamp(t.node, t.site, config.annotationKey, report.hash);
         addEdit(changed, t.item, t.edit ? fillEdit(t.edit, report.hash) : undefined);
-        const what = t.site.kind === 'env' ? `env ${ENV_STAMP_NAME}` : config.annotationKey;
-        results.push(infoResult('STAMPED', `stamped ${what}`, t.subject, report.field));
+        results.push(infoResult('STAMPED', t.site.kind === 'env' ? stampedEnv : stampedAnnotation, t.subject, report.field));
       }
       if (report && t.record) writeRecord(t.record, records.get(t), changed, results);
     });

@@ -110,7 +110,11 @@ function planDocuments(files: readonly StreamInput[], keep: (d: StreamDoc, file:
         // Skimmed: no tree, one item (not local-config: see identity-only.ts), the planner needs only its identity,
         // or it is a scanned Secret or ConfigMap.
         const { source } = step.value;
-        Object.assign(step.value, { firstItem: planner.items, itemCount: 1, identity: undefined, source: undefined });
+        // Assigned one by one: Object.assign made an object per document to copy from (#37).
+        step.value.firstItem = planner.items;
+        step.value.itemCount = 1;
+        step.value.identity = undefined;
+        step.value.source = undefined;
         docs.push(step.value);
         if (source) planner.addScanned(source, step.value.file);
         else planner.addIdentityOnly();

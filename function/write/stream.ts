@@ -21,9 +21,16 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   const parts: string[] = [];
   let open = false;
   for (const d of docs) {
-    // A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
-    const stamped = itemsOf(d).filter((i) => changed.has(i));
-    const pieces = stamped.length > 0 ? renderChanged(d, stamped.flatMap((i) => changed.get(i)!)) : [d.text];
+    const edits = editsOf(d, changed);
+    if (edits === undefined) {
+      // Untouched, the commonest document: its text, with no array or list of its items made for it (#37).
+      if (d.text === '') continue;
+      if (open) parts.push('\n');
+      parts.push(d.text);
+      open = !d.text.endsWith('\n');
+      continue;
+    }
+    const pieces = renderChanged(d, edits);
     if (pieces === undefined) return undefined;
     const end = lastNonEmpty(pieces);
     if (end === undefined) continue;
@@ -34,10 +41,22 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
   return parts;
 }
 
-/** Indexes of the document's items (none before streamItems has read them). */
-function itemsOf(d: StreamDoc): number[] {
+/**
+ * The edits of the document's items (none before streamItems has read them), in item order; undefined when none of
+ * them changed. A list wrapper's entries are items of their own: every stamped one is edited in the wrapper's text.
+ */
+function editsOf(d: StreamDoc, changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): ReadonlyArray<TextEdit | undefined> | undefined {
   const first = d.firstItem ?? 0;
-  return Array.from({ length: d.itemCount ?? 0 }, (_, i) => first + i);
+  const end = first + (d.itemCount ?? 0);
+  let edits: Array<TextEdit | undefined> | undefined;
+  for (let i = first; i < end; i++) {
+    const these = changed.get(i);
+    if (these !== undefined) {
+      edits ??= [];
+      for (const edit of these) edits.push(edit);
+    }
+  }
+  return edits;
 }
 
 /**
