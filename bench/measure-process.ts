@@ -1,5 +1,6 @@
 // One node process timed for the whole-process benches (run.ts, render.ts), spawned alike for every case:
-// PATH and the case's own variables only, stdin read before the clock; wall, CPU and peak RSS (rss.cjs).
+// PATH and the case's own variables only, stdin read before the clock; wall, CPU (user and system), minor page
+// faults, context switches and peak RSS (rss.cjs).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,14 @@ export interface ProcessCase {
 
 export interface ProcessSample {
   wallMs: number;
+  /** User + system, all threads. */
   cpuSeconds: number;
+  /** System (kernel) time alone: page faults, mmap and munmap, futex waits of V8's helper threads, reads and writes. */
+  systemSeconds: number;
+  /** Minor page faults: pages touched for the first time (a heap that grows, buffers, the input's copies). */
+  minorFaults: number;
+  /** Voluntary and involuntary context switches, all threads: helper threads waking and waiting show here. */
+  switches: number;
   rssMiB: number;
 }
 
@@ -40,8 +48,8 @@ export function measureProcess(c: ProcessCase, work: string): ProcessSample {
   });
   const wallMs = performance.now() - start;
   if (r.status === null || !(c.ok ?? [0]).includes(r.status)) throw new Error(`${c.name} failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(0, 300)}`);
-  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpu: number };
-  return { wallMs, cpuSeconds: usage.cpu / 1e6, rssMiB: usage.maxRSS / 1024 };
+  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpu: number; system: number; minorFaults: number; switches: number };
+  return { wallMs, cpuSeconds: usage.cpu / 1e6, systemSeconds: usage.system / 1e6, minorFaults: usage.minorFaults, switches: usage.switches, rssMiB: usage.maxRSS / 1024 };
 }
 
 export const median = (xs: readonly number[]): number => {

@@ -8,7 +8,8 @@
 //   each of its documents.
 // Each mode's median time is printed as a multiple of its floor (reading the same input and writing it back
 // unchanged), with time per object, CPU time (user + system, all threads: other load on the machine changes it
-// least), peak RSS against its target, and start-up against bare node.
+// least) and its system share, minor page faults and context switches beside the floor's (#37: what the kernel
+// and V8's helper threads cost a run, without strace), peak RSS against its target, and start-up against bare node.
 // `--sizes 1000,10000,50000`, `--rounds 3`, `--quick` (one round at 1000 objects unless --sizes says
 // otherwise), `--json FILE`, `--yaml` (add a yaml parse + print reference row: slow at 50k), `--bundle FILE`
 // (measure another build). Rounds are interleaved (every case once per round), so load on a shared machine
@@ -71,6 +72,9 @@ interface Case {
 interface Sample {
   seconds: number;
   cpuSeconds: number;
+  systemSeconds: number;
+  minorFaults: number;
+  switches: number;
   rssMiB: number;
 }
 
@@ -81,7 +85,7 @@ const baseEnv = { ROLLSTAMP_MAX_INPUT_BYTES: String(2 ** 31) };
 /** One process, spawned the same way for every case, floors included (bench/measure-process.ts). */
 function run(c: Case): Sample {
   const m = measureProcess({ ...c, cwd: c.cwd ?? ROOT, env: { ...baseEnv, ...c.env } }, work);
-  return { seconds: m.wallMs / 1000, cpuSeconds: m.cpuSeconds, rssMiB: m.rssMiB };
+  return { seconds: m.wallMs / 1000, cpuSeconds: m.cpuSeconds, systemSeconds: m.systemSeconds, minorFaults: m.minorFaults, switches: m.switches, rssMiB: m.rssMiB };
 }
 
 interface Row {
@@ -91,6 +95,10 @@ interface Row {
   name: string;
   seconds: number;
   cpuSeconds: number;
+  /** Medians: system CPU seconds, minor page faults, context switches (bench/rss.cjs). */
+  systemSeconds: number;
+  minorFaults: number;
+  switches: number;
   /** Time as a multiple of `ratioTo`'s. */
   ratio?: number;
   /** CPU time as a multiple of `ratioTo`'s. */
@@ -185,13 +193,20 @@ for (const size of sizes) {
   for (let r = 0; r < rounds; r++) for (const c of cases) for (let k = 0; k < (c.repeat ?? 1); k++) samples.get(c.name)!.push(run(c)); // interleaved
   const med = (name: string): Sample => {
     const s = samples.get(name)!;
-    return { seconds: median(s.map((x) => x.seconds)), cpuSeconds: median(s.map((x) => x.cpuSeconds)), rssMiB: Math.max(...s.map((x) => x.rssMiB)) };
+    return {
+      seconds: median(s.map((x) => x.seconds)),
+      cpuSeconds: median(s.map((x) => x.cpuSeconds)),
+      systemSeconds: median(s.map((x) => x.systemSeconds)),
+      minorFaults: median(s.map((x) => x.minorFaults)),
+      switches: median(s.map((x) => x.switches)),
+      rssMiB: Math.max(...s.map((x) => x.rssMiB)),
+    };
   };
   for (const c of cases) {
     const m = med(c.name);
     const inputBytes = (c.inputs ?? [c.stdin!]).reduce((sum, f) => sum + statSync(f).size, 0);
     const objects = [real, realRl].includes(c.stdin ?? '') ? realDocs.length : size;
-    const row: Row = { size, objects, name: c.name, seconds: m.seconds, cpuSeconds: m.cpuSeconds, usPerObject: (m.seconds / objects) * 1e6, rssMiB: m.rssMiB, inputMiB: inputBytes / 2 ** 20, inputBytes };
+    const row: Row = { size, objects, name: c.name, seconds: m.seconds, cpuSeconds: m.cpuSeconds, systemSeconds: m.systemSeconds, minorFaults: m.minorFaults, switches: m.switches, usPerObject: (m.seconds / objects) * 1e6, rssMiB: m.rssMiB, inputMiB: inputBytes / 2 ** 20, inputBytes };
     if (c.floor) {
       row.ratio = m.seconds / med(c.floor).seconds;
       row.cpuRatio = m.cpuSeconds / med(c.floor).cpuSeconds;
@@ -287,11 +302,11 @@ const references = targets.filter((t) => t.reference);
 const lines = [
   `rollstamp benchmark — ${machine}; medians of ${rounds} interleaved run${rounds === 1 ? '' : 's'}; the floor is reading the input and writing it back unchanged in node (same spawn, same RSS probe)`,
   '',
-  '| objects | command | median s | × floor | µs/object | CPU s | CPU × floor | peak RSS MiB | input MiB |',
-  '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${objectsCell(r)} | ${r.name} | ${r.seconds.toFixed(2)} | ${ratioCell(r)} | ${r.usPerObject.toFixed(1)} | ${r.cpuSeconds.toFixed(2)} | ${cpuRatioCell(r)} | ${r.rssMiB.toFixed(0)} | ${r.inputMiB.toFixed(1)} |`),
+  '| objects | command | median s | × floor | µs/object | CPU s | CPU × floor | of it system s | minor faults | context switches | peak RSS MiB | input MiB |',
+  '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${objectsCell(r)} | ${r.name} | ${r.seconds.toFixed(2)} | ${ratioCell(r)} | ${r.usPerObject.toFixed(1)} | ${r.cpuSeconds.toFixed(2)} | ${cpuRatioCell(r)} | ${r.systemSeconds.toFixed(2)} | ${Math.round(r.minorFaults)} | ${Math.round(r.switches)} | ${r.rssMiB.toFixed(0)} | ${r.inputMiB.toFixed(1)} |`),
   '',
-  `Targets use wall time. stamp, generate, explain and diff are divided by the stream floor, fn by the ResourceList floor, the real-shape rows by their own floors (real-shape fixtures: ${shapeFixtures.join(', ')}; the real-shape bundle holds whole fixtures, so its object count, in brackets, can pass the size by a few). diff reads two renders (its input column counts both)${values.yaml ? '; the yaml row is for reference' : ''}.`,
+  `Targets use wall time. stamp, generate, explain and diff are divided by the stream floor, fn by the ResourceList floor, the real-shape rows by their own floors (real-shape fixtures: ${shapeFixtures.join(', ')}; the real-shape bundle holds whole fixtures, so its object count, in brackets, can pass the size by a few). diff reads two renders (its input column counts both)${values.yaml ? '; the yaml row is for reference' : ''}. System time, minor page faults and context switches are the whole process's, every thread's (getrusage as it exits); a floor's row is what reading and writing the input alone costs.`,
   '',
   '| mode | measure | measured | target | |',
   '|---|---|---:|---|---|',
