@@ -14,11 +14,10 @@
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
 import { createRequire } from 'node:module';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { errorLine } from './process/errors.ts';
-import { LARGE_RUN_V8_FLAGS } from './process/worker-flags.ts';
 import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
 /**
@@ -85,19 +84,17 @@ async function runHereOrInWorker(argv: readonly string[], longRunning: boolean):
   const { runInProcess } = await import('./run-in-process.ts');
   const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
   if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
-  await supervise(longRunning, handover.stdin, handover.large ? LARGE_RUN_V8_FLAGS : []);
+  await supervise(longRunning, handover.stdin);
 }
 
 /**
  * Runs the CLI in a worker thread. `longRunning`: the command runs until stopped (refresh; cli.ts's
- * isLongRunning); `stdin`: standard input already read by a run on this thread; `v8Flags`: set before the worker
- * starts (LARGE_RUN_V8_FLAGS).
+ * isLongRunning); `stdin`: standard input already read by a run on this thread.
  */
-async function supervise(longRunning: boolean, stdin?: Uint8Array, v8Flags: readonly string[] = []): Promise<void> {
+async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void> {
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: isStdinTerminal() };
   const { Worker } = workerThreads();
-  for (const flag of v8Flags) setFlagsFromString(flag);
   const young = youngGenerationMb();
   const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(young !== undefined ? { maxYoungGenerationSizeMb: young } : {}) };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits, stdin: false });

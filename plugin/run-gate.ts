@@ -50,11 +50,7 @@ export function inProcessLimit(heapLimitBytes: number, headroomBytes: number): n
 
 /** Thrown from Io.admit when the input outgrows the gate: the run is given up and started again in a worker. */
 export class RunsInWorker extends Error {
-  /** `read`: the input was read and is that large (not a renderer's bound): the run is a large one. */
-  constructor(
-    readonly inputBytes: number,
-    readonly read = true,
-  ) {
+  constructor(readonly inputBytes: number) {
     super(`${inputBytes} bytes of input: run in a worker`);
     this.name = 'RunsInWorker';
   }
