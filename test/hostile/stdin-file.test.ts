@@ -1,12 +1,13 @@
 // Standard input that is a regular file (`rollstamp stamp - < render.yaml`) is read straight into one buffer of its
 // size (#37, plugin/process/read-stdin.ts), not through node's stream: the run must see the same bytes as through a
 // pipe, from where the file stands to its end, on the main thread and in the worker alike.
+import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type ProcessRun, runBundle } from '../support/run-cli.ts';
-import { cleanup, requireBundle, tempDir } from '../support/hostile.ts';
+import { runBundle } from '../support/run-cli.ts';
+import { BUNDLE, cleanup, requireBundle, tempDir } from '../support/hostile.ts';
 import { deployment, secret, stampsIn, stream } from '../support/objects.ts';
 import { IN_PROCESS_MAX_BYTES } from '../../plugin/run-gate.ts';
 
@@ -26,11 +27,12 @@ function large(n: number): string {
 }
 
 /** The bundle with `file` as its standard input (an fd of a regular file), read from `skip` bytes in. */
-function fromFile(argv: string[], file: string, skip = 0, env: NodeJS.ProcessEnv = {}): ProcessRun {
+function fromFile(argv: string[], file: string, skip = 0, env: NodeJS.ProcessEnv = {}): { code: number; stdout: string; stderr: string } {
   const fd = openSync(file, 'r');
   try {
     if (skip > 0) readSync(fd, Buffer.alloc(skip), 0, skip, null); // moves the fd's position, as a shell's `read` does
-    return runBundle(argv, { stdin: { fd }, env });
+    const r = spawnSync(process.execPath, [BUNDLE, ...argv], { stdio: [fd, 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   } finally {
     closeSync(fd);
   }

@@ -45,11 +45,8 @@ export async function runInProcess(
 
 /** How `runProcess` and `runBundle` start a process. */
 export interface ProcessOpts {
-  /**
-   * Bytes on stdin; `closed` starts the process with stdin closed (as argocd-cmp-server does); `{ fd }` gives it that
-   * open file as stdin, where it stands (`rollstamp stamp - < file`). Default: empty.
-   */
-  stdin?: string | Uint8Array | 'closed' | { fd: number };
+  /** Bytes on stdin; `closed` starts the process with stdin closed (as argocd-cmp-server does). Default: empty. */
+  stdin?: string | Uint8Array | 'closed';
   /** Default: the repository root. */
   cwd?: string;
   /** The whole environment when `inheritEnv` is unset: PATH plus these. Default: PATH only. */
@@ -77,7 +74,7 @@ export interface ProcessRun extends CliRun {
 export function runProcess(cmd: string, args: readonly string[], opts: ProcessOpts = {}): ProcessRun {
   const base: NodeJS.ProcessEnv = opts.exactEnv ? {} : opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
   const r = spawnSync(cmd, [...args], {
-    ...(opts.stdin === 'closed' ? { stdio: ['ignore', 'pipe', 'pipe'] as const } : typeof opts.stdin === 'object' && 'fd' in opts.stdin ? { stdio: [opts.stdin.fd, 'pipe', 'pipe'] } : { input: opts.stdin ?? '' }),
+    ...(opts.stdin === 'closed' ? { stdio: ['ignore', 'pipe', 'pipe'] as const } : { input: opts.stdin ?? '' }),
     cwd: opts.cwd ?? ROOT,
     env: { ...base, ...opts.env },
     encoding: 'utf8',
@@ -98,8 +95,7 @@ export function runBundle(argv: readonly string[], opts: ProcessOpts & { nodeArg
 export function runProcessAsync(cmd: string, args: readonly string[], opts: ProcessOpts = {}): Promise<ProcessRun> {
   const base: NodeJS.ProcessEnv = opts.exactEnv ? {} : opts.inheritEnv ? process.env : { PATH: process.env.PATH ?? '' };
   return new Promise((resolve) => {
-    const stdin = opts.stdin === 'closed' ? 'ignore' : typeof opts.stdin === 'object' && 'fd' in opts.stdin ? opts.stdin.fd : 'pipe';
-    const child = spawn(cmd, [...args], { cwd: opts.cwd ?? ROOT, env: { ...base, ...opts.env }, stdio: [stdin, 'pipe', 'pipe'] });
+    const child = spawn(cmd, [...args], { cwd: opts.cwd ?? ROOT, env: { ...base, ...opts.env }, stdio: [opts.stdin === 'closed' ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let spawnError = '';
@@ -112,9 +108,9 @@ export function runProcessAsync(cmd: string, args: readonly string[], opts: Proc
       const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
       resolve({ code: code ?? -1, stdout: text(out), stderr: `${spawnError}${text(err)}`, signal });
     });
-    if (child.stdin && stdin === 'pipe') {
+    if (child.stdin && opts.stdin !== 'closed') {
       child.stdin.on('error', () => undefined); // a process that exits without reading its input
-      child.stdin.end(typeof opts.stdin === 'string' || opts.stdin instanceof Uint8Array ? opts.stdin : '');
+      child.stdin.end(opts.stdin ?? '');
     }
   });
 }
