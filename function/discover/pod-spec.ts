@@ -24,7 +24,7 @@ type Walk = (string | number)[];
 /** Every reference in the pod spec at `path` (a map), in document order. */
 export function podSpecRefs(spec: MapNode, path: FieldPath, reader: NodeReader): SourceRef[] {
   const refs: SourceRef[] = [];
-  podSpecInto(spec, [...path], reader, refs);
+  podSpecRefsInto(spec, path, reader, refs);
   return refs;
 }
 
