@@ -14,9 +14,10 @@
 // Output is written here once, after the run succeeded, and flushed before exit (process.exit would cut a
 // pipe); a SIGTERM while it is written waits for it (#12).
 import { createRequire } from 'node:module';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
+import { workerCompileFlags } from './process/compile-budget.ts';
 import { errorLine } from './process/errors.ts';
 import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
@@ -95,6 +96,9 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: isStdinTerminal() };
   const { Worker } = workerThreads();
+  const compileFlags = workerCompileFlags(longRunning, nodeFlags());
+  for (const flag of compileFlags) setFlagsFromString(flag);
+  if (compileFlags.length > 0 && start.argv.includes('--debug')) process.stderr.write(`rollstamp: debug: V8 compiles with ${compileFlags.join(' ')} from here on\n`);
   const young = youngGenerationMb();
   const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(young !== undefined ? { maxYoungGenerationSizeMb: young } : {}) };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits, stdin: false });
