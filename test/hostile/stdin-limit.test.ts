@@ -7,6 +7,8 @@ import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readInputs } from '../../plugin/inputs/read-inputs.ts';
+import type { Io } from '../../plugin/process/io.ts';
 import { BUNDLE, cleanup, requireBundle, runMeasured, tempDir } from '../support/hostile.ts';
 import { configMap, deployment, stream } from '../support/objects.ts';
 import { runBundle } from '../support/run-cli.ts';
@@ -247,5 +249,29 @@ for (const [where, fileBytes] of [
     assert.is(Number(REFUSED.exec(over.stderr)?.[1]), limit - 1);
   });
 }
+
+test('the read stage asks standard input for what the files before it left of the limit, and refuses it by name when told it held more', async () => {
+  const dir = tempDir('stdin-left');
+  writeFileSync(join(dir, 'a.yaml'), APP);
+  const asked: number[] = [];
+  const io: Io = {
+    readStdin: async (most) => {
+      asked.push(most);
+      return undefined;
+    },
+    writeStdout: async () => {},
+    writeStderr: () => {},
+    env: {},
+    cwd: dir,
+  };
+  const limit = APP.length + 100;
+  const err = await readInputs(['a.yaml', '-'], io, limit).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.equal(asked, [100]);
+  assert.instance(err, Error);
+  assert.is((err as Error).message, `<stdin>: input exceeds the limit of ${limit} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+});
 
 test.run();
