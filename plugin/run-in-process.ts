@@ -23,7 +23,7 @@ export interface Handover {
 export interface ProcessEnds {
   /** Kills the renderers' process groups (main.ts's killGroups). */
   killGroups(groups: ReadonlySet<number>): Promise<void>;
-  readStdin(): Promise<Uint8Array>;
+  readStdin(most: number): Promise<Uint8Array | undefined>;
   isEpipe(err: unknown): boolean;
   sigpipeStatus: number;
 }
@@ -70,8 +70,8 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
   };
   process.on('uncaughtException', onUncaught);
   const io: Io = {
-    async readStdin() {
-      stdin = await ends.readStdin();
+    async readStdin(most) {
+      stdin = await ends.readStdin(most);
       return stdin;
     },
     async writeStdout(text) {

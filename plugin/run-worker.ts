@@ -23,15 +23,16 @@ export type ToMain =
   /** Part of the output; `more`: further parts follow, and the output is not written until the last one is. */
   | { kind: 'stdout'; bytes: Uint8Array; more?: boolean }
   | { kind: 'stderr'; text: string }
-  | { kind: 'stdin' }
+  /** Standard input is wanted, no further than `most` bytes (what is left of the input limit). */
+  | { kind: 'stdin'; most: number }
   | { kind: 'child'; pid: number; running: boolean }
   | { kind: 'done'; exitCode: number };
 
 /**
  * main.ts → worker: the answer to `stdout` (written: a part with more to come gives its buffer back) and to `stdin` (all
- * of it); `stop` asks a long-running command to end.
+ * of it, or no bytes when it held more than `most`); `stop` asks a long-running command to end.
  */
-export type ToWorker = { kind: 'written'; bytes?: Uint8Array } | { kind: 'stdin'; bytes: Uint8Array } | { kind: 'stop' };
+export type ToWorker = { kind: 'written'; bytes?: Uint8Array } | { kind: 'stdin'; bytes?: Uint8Array } | { kind: 'stop' };
 
 /**
  * Runs the CLI with `workerData` (a WorkerStart) and posts `done` with the exit status.
@@ -56,9 +57,9 @@ export async function runWorker(): Promise<void> {
     if (m.kind === 'stop') stop.abort();
   });
   const io: Io = {
-    async readStdin() {
+    async readStdin(most) {
       const reply = answer('stdin');
-      post({ kind: 'stdin' });
+      post({ kind: 'stdin', most });
       const { bytes } = await reply;
       // Resolved inside the port's message callback, whose native handle scope holds the message until the
       // callback returns: a run that went on from here would keep the raw input alive beside its text to the

@@ -1,5 +1,5 @@
 // Plugin read stage: files, directories (recursive) and stdin → decoded text, with a total size limit
-// checked before anything is read. Nothing here parses YAML.
+// checked before a file is read, and standard input read no further than it. Nothing here parses YAML.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InputError } from '../process/errors.ts';
@@ -24,21 +24,25 @@ const MANIFEST = /\.(ya?ml|json)$/i;
  *   Symlinks inside it are followed only when they stay inside `boundary` (default: that directory) at every
  *   step: an absolute target, a `..` that leaves and comes back, a loop or a dangling link is refused.
  * - Fails with one line naming the file: not found, not a regular file, over the limit, invalid UTF-8. The
- *   content of a refused file is never read.
+ *   content of a refused file is never read; standard input over what is left of the limit is read only to the
+ *   byte past it.
  */
 export async function readInputs(paths: readonly string[], io: Io, maxBytes: number, boundary?: string): Promise<InputFile[]> {
   const files: InputFile[] = [];
   let total = 0;
+  const over = (path: string): InputError => new InputError(`${path}: input exceeds the limit of ${maxBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
   const account = (path: string, size: number): void => {
     total += size;
-    if (total > maxBytes) throw new InputError(`${path}: input exceeds the limit of ${maxBytes} bytes (ROLLSTAMP_MAX_INPUT_BYTES)`);
+    if (total > maxBytes) throw over(path);
     io.admit?.(size);
   };
   const list = paths.length === 0 ? ['-'] : paths;
   if (list.filter((p) => p === '-').length > 1) throw new InputError('standard input (-) can be read only once');
   for (const p of list) {
     if (p === '-') {
-      const bytes = await io.readStdin();
+      // Read no further than what is left of the limit: a pipe or a file far over it is not read to its end.
+      const bytes = await io.readStdin(maxBytes - total);
+      if (bytes === undefined) throw over('<stdin>');
       account('<stdin>', bytes.length);
       files.push({ path: '<stdin>', text: decode(bytes, '<stdin>') });
       continue;

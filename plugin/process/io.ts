@@ -8,8 +8,12 @@
 export type OutputText = string | Iterable<string>;
 
 export interface Io {
-  /** All of standard input. */
-  readStdin(): Promise<Uint8Array>;
+  /**
+   * All of standard input, or `undefined` when it holds more than `most` bytes (what is left of the input limit):
+   * it is then read no further than the byte past `most` (#37). An implementation may also give more than `most`
+   * bytes; the caller checks the size either way.
+   */
+  readStdin(most: number): Promise<Uint8Array | undefined>;
   /** Standard output; resolves when the data is flushed. Called once, after the whole run succeeded. */
   writeStdout(text: OutputText): Promise<void>;
   /** One line (or more) to standard error. */
