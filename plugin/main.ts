@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
-import { workerCompileFlags } from './process/compile-budget.ts';
+import { runCompileFlags } from './process/compile-budget.ts';
 import { errorLine } from './process/errors.ts';
 import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
@@ -60,6 +60,10 @@ async function runMainThread(): Promise<void> {
   const argv = process.argv.slice(2);
   // `rollstamp --version` alone is answered before this module loads (launch.ts, the bundle's entry).
   const cli = await import('./cli/run-cli.ts');
+  // Before the run's first optimizing compile, for this thread and its worker alike (compile-budget.ts).
+  const compileFlags = runCompileFlags(cli.isLongRunning(argv), nodeFlags());
+  for (const flag of compileFlags) setFlagsFromString(flag);
+  if (compileFlags.length > 0 && argv.includes('--debug')) process.stderr.write(`rollstamp: debug: V8 compiles with ${compileFlags.join(' ')} from here on\n`);
   if (cli.runsInWorker(argv)) await supervise(cli.isLongRunning(argv));
   else await runHereOrInWorker(argv, cli.isLongRunning(argv));
 }
@@ -96,9 +100,6 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
   const heapMb = oldSpaceMb();
   const start: WorkerStart = { argv: process.argv.slice(2), env: { ...process.env }, cwd: process.cwd(), stdinIsTTY: isStdinTerminal() };
   const { Worker } = workerThreads();
-  const compileFlags = workerCompileFlags(longRunning, nodeFlags());
-  for (const flag of compileFlags) setFlagsFromString(flag);
-  if (compileFlags.length > 0 && start.argv.includes('--debug')) process.stderr.write(`rollstamp: debug: V8 compiles with ${compileFlags.join(' ')} from here on\n`);
   const young = youngGenerationMb();
   const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(young !== undefined ? { maxYoungGenerationSizeMb: young } : {}) };
   const worker = new Worker(new URL(import.meta.url), { workerData: start, argv: [WORKER_MARK], resourceLimits, stdin: false });
