@@ -22,6 +22,7 @@ export type { ApplicationView, Baselines, LiveChange, LiveSource, RefreshRequest
 export { ARGOCD_INSTANCE_LABEL, ARGOCD_REFRESH_ANNOTATION, ARGOCD_TRACKING_ANNOTATION, LIVE_RECORD_ANNOTATION, REFRESH_REQUESTED_ANNOTATION } from './model/constants.ts';
 export { diffKagent1x, type AgentDiff, type InputChange, type Kagent1xDiff } from './compare/kagent1x-diff.ts';
 export { diffStamps, type KeyChange, type SourceChange, type StampDiff, type TargetDiff } from './compare/stamp-diff.ts';
+export { keepForComparison, type ComparedTarget } from './compare/kept-reports.ts';
 export { DEFAULT_CONFIG, locateSettings, readConfig, readLocatedConfig, type LocatedSettings, type RawSettings, type ReadConfig } from './config/config.ts';
 export { readConfigObject } from './config/config-object.ts';
 export { formatResult, hasErrors, oneLine, resourceId, targetId, writtenTargetId, type Result } from './model/results.ts';

@@ -1,11 +1,11 @@
 // Compare stage, renders that hide values (#38): a Secret masked as Argo CD's API shows it (`++++++++`, what
 // argocd-diff-preview writes) or a source neither render holds cannot be compared by value. Which sources a
 // target uses are hidden, what the stamps the renders carry say, and what unchanged stamps clear.
-import type { SourceReport, TargetReport } from '../model/reports.ts';
+import type { ComparedSource, ComparedTarget } from './kept-reports.ts';
 import { byteOrder } from '../model/order.ts';
 import type { SourceChange } from './stamp-diff-model.ts';
 
-const sourceId = (s: SourceReport): string => `${s.cls}/${s.namespace}/${s.name}`;
+const sourceId = (s: ComparedSource): string => `${s.cls}/${s.namespace}/${s.name}`;
 
 function pick(oldDigest: string | undefined, newDigest: string | undefined): SourceChange['digest'] {
   return { ...(oldDigest ? { old: oldDigest } : {}), ...(newDigest ? { new: newDigest } : {}) };
@@ -15,7 +15,7 @@ function pick(oldDigest: string | undefined, newDigest: string | undefined): Sou
 const STAMP = /^(sha256|hmac-sha256):[0-9a-f]{64}$/;
 
 /** The stamps both renders carry on a target, when both are stamps rollstamp writes. */
-export function stampsOf(o: TargetReport, n: TargetReport): { old: string; new: string } | undefined {
+export function stampsOf(o: ComparedTarget, n: ComparedTarget): { old: string; new: string } | undefined {
   return o.previous !== undefined && n.previous !== undefined && STAMP.test(o.previous) && STAMP.test(n.previous) ? { old: o.previous, new: n.previous } : undefined;
 }
 
@@ -26,7 +26,7 @@ export type Unchanged = Map<string, 'whole' | Set<string>>;
  * What targets whose stamps did not change tell about the sources the renders hide: a target's stamp covers the
  * keys it selects, so equal stamps clear those keys of each hidden source it uses.
  */
-export function unchangedSelections(pairs: ReadonlyArray<readonly [TargetReport, TargetReport]>): Unchanged {
+export function unchangedSelections(pairs: ReadonlyArray<readonly [ComparedTarget, ComparedTarget]>): Unchanged {
   const out: Unchanged = new Map();
   for (const [o, n] of pairs) {
     const stamps = stampsOf(o, n);
@@ -42,7 +42,7 @@ export function unchangedSelections(pairs: ReadonlyArray<readonly [TargetReport,
 }
 
 /** Whether every key `s` selects is known unchanged. */
-export function isCleared(s: SourceReport | undefined, unchanged: Unchanged): boolean {
+export function isCleared(s: ComparedSource | undefined, unchanged: Unchanged): boolean {
   const known = s ? unchanged.get(sourceId(s)) : undefined;
   if (!s || !known) return false;
   return known === 'whole' || (!s.whole && s.keys.every((k) => known.has(k.key)));
@@ -55,7 +55,7 @@ export const isMasked = (s: SourceChange): boolean => s.unknown === 'masked' || 
  * or a source neither render holds (missing in both). Each as a `changed` entry with no keys: which changed
  * cannot be told.
  */
-export function hiddenSources(oldSources: readonly SourceReport[], newSources: readonly SourceReport[]): SourceChange[] {
+export function hiddenSources(oldSources: readonly ComparedSource[], newSources: readonly ComparedSource[]): SourceChange[] {
   const olds = new Map(oldSources.map((s) => [sourceId(s), s]));
   const news = new Map(newSources.map((s) => [sourceId(s), s]));
   const out: SourceChange[] = [];

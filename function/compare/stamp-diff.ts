@@ -2,7 +2,7 @@
 // Pure: it reads only reports (names, keys, digests), so nothing it returns can hold a value. Where the renders
 // hide what a target uses (values masked as Argo CD's API shows them, or a source neither render holds), the
 // stamps the renders already carry decide (#38).
-import type { SourceReport, TargetReport } from '../model/reports.ts';
+import type { ComparedSource, ComparedTarget } from './kept-reports.ts';
 import type { Rollout } from '../model/workload-row.ts';
 import { diffKeyMaps, identityOf, matchById } from './match-identity.ts';
 import { hiddenSources, isCleared, isMasked, stampsOf, unchangedSelections, withHidden, type Unchanged } from './hidden-sources.ts';
@@ -21,7 +21,7 @@ export type { KeyChange, SourceChange, SourceChangeKind, StampDiff, TargetChange
  *   differ (`basis: stamps` when only they do), with the hidden sources listed; when a source is masked and a
  *   render has no stamp, it `may-roll`.
  */
-export function diffStamps(oldTargets: readonly TargetReport[], newTargets: readonly TargetReport[]): StampDiff {
+export function diffStamps(oldTargets: readonly ComparedTarget[], newTargets: readonly ComparedTarget[]): StampDiff {
   // The core accepts an object twice (kubectl applies both, the last wins): copies are matched in order.
   const pairs = matchById(oldTargets, newTargets, targetId, 'in-order');
   const unchanged = unchangedSelections(pairs.flatMap((p) => (p.old && p.new ? [[p.old, p.new] as const] : [])));
@@ -39,7 +39,7 @@ export function diffStamps(oldTargets: readonly TargetReport[], newTargets: read
 }
 
 /** How one target present in both runs differs, if it does (see diffStamps). */
-function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): TargetDiff | undefined {
+function diffPair(o: ComparedTarget, n: ComparedTarget, unchanged: Unchanged): TargetDiff | undefined {
   const base = { resourceRef: n.resourceRef, ...componentOf(n), field: n.field, ...rolloutOf(n) };
   const hidden = hiddenSources(o.sources, n.sources);
   const stamps = stampsOf(o, n);
@@ -51,7 +51,7 @@ function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): Targe
   if (stampsDiffer) {
     // Hidden sources whose selected keys another target shows unchanged are not the cause: when that leaves
     // some, those are the Secrets the changed stamp covers (#38); when it leaves none, all are listed.
-    const find = (h: SourceChange): SourceReport | undefined => [...n.sources, ...o.sources].find((s) => s.cls === h.kind && s.namespace === h.namespace && s.name === h.name);
+    const find = (h: SourceChange): ComparedSource | undefined => [...n.sources, ...o.sources].find((s) => s.cls === h.kind && s.namespace === h.namespace && s.name === h.name);
     const suspects = hidden.filter((h) => !isCleared(find(h), unchanged));
     return { ...base, change: 'rolls', hash: stamps, basis: 'stamps', sources: suspects.length > 0 ? suspects : hidden };
   }
@@ -59,15 +59,15 @@ function diffPair(o: TargetReport, n: TargetReport, unchanged: Unchanged): Targe
   return undefined;
 }
 
-const rolloutOf = (t: TargetReport): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
-const componentOf = (t: TargetReport): { component?: string } => (t.component ? { component: t.component } : {});
+const rolloutOf = (t: ComparedTarget): { rollout?: Rollout } => (t.rollout ? { rollout: t.rollout } : {});
+const componentOf = (t: ComparedTarget): { component?: string } => (t.component ? { component: t.component } : {});
 
 /** A target's id: its identity, and its component when an object's components are targets of their own (a VMCluster's vmselect and vmstorage). */
-const targetId = (t: TargetReport): string => `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
+const targetId = (t: ComparedTarget): string => `${identityOf(t.resourceRef)}${t.component ? `\u0000${t.component}` : ''}`;
 
-const sourceId = (s: SourceReport): string => `${s.cls}/${s.namespace}/${s.name}`;
+const sourceId = (s: ComparedSource): string => `${s.cls}/${s.namespace}/${s.name}`;
 
-function diffSources(oldSources: readonly SourceReport[], newSources: readonly SourceReport[]): SourceChange[] {
+function diffSources(oldSources: readonly ComparedSource[], newSources: readonly ComparedSource[]): SourceChange[] {
   const out: SourceChange[] = [];
   for (const { old: o, new: n } of matchById(oldSources, newSources, sourceId, 'last')) {
     const some = (n ?? o)!;
@@ -92,12 +92,12 @@ function pick(oldDigest: string | undefined, newDigest: string | undefined): Sou
 }
 
 /** Every present key of a source that is used only on one side. */
-function presentKeys(s: SourceReport, change: SourceChangeKind): KeyChange[] {
+function presentKeys(s: ComparedSource, change: SourceChangeKind): KeyChange[] {
   return s.keys.filter((k) => k.present).map((k) => ({ key: k.key, change }));
 }
 
 /** Keys of one source in both runs: present only in NEW → added, only in OLD → removed, both → by digest. */
-function diffKeys(o: SourceReport, n: SourceReport): KeyChange[] {
-  const present = (s: SourceReport): Map<string, string | undefined> => new Map(s.keys.filter((k) => k.present).map((k) => [k.key, k.digest]));
+function diffKeys(o: ComparedSource, n: ComparedSource): KeyChange[] {
+  const present = (s: ComparedSource): Map<string, string | undefined> => new Map(s.keys.filter((k) => k.present).map((k) => [k.key, k.digest]));
   return diffKeyMaps(present(o), present(n));
 }

@@ -10,7 +10,7 @@ import { stampFiles } from '../stamp-streams.ts';
 import { refuseTerminalStdin } from '../cli/terminal-hint.ts';
 import { DIFF_OUTPUT } from '../output/diff-formats.ts';
 import { chosenFormat, outputFlag } from '../output/output-format.ts';
-import { diffKagent1x, diffStamps, formatResult, hasErrors, type Result, type RunOutcome } from '../../function/index.ts';
+import { diffKagent1x, diffStamps, formatResult, hasErrors, keepForComparison, type ComparedTarget, type Kagent1xReport, type Result } from '../../function/index.ts';
 import type { CommandModule } from './command.ts';
 import type { RunIo } from '../settings/run-settings.ts';
 import type { PluginConfig } from '../settings/plugin-config.ts';
@@ -80,14 +80,15 @@ export async function runDiff(args: readonly string[], io: RunIo): Promise<numbe
   refuseTerminalStdin('diff', [oldPath, newPath], io);
   const config = await configFromFlags(values, io);
   const live = liveFlags(values);
-  const before = await stampRender('OLD', oldPath, config, io, live);
-  // OLD's documents and hashing's garbage go before NEW is read: the worker collects once more (#37).
+  // Of OLD only what the comparison reads is kept, apart from its text, plan and other reports; they and hashing's
+  // garbage go before NEW is read: the worker collects once more (#37).
+  const before = await stampRender('OLD', oldPath, config, io, live, true);
   io.collectGarbage?.();
-  const after = await stampRender('NEW', newPath, config, io, live);
-  if (!values.quiet) printRenderWarnings([...before.results, ...after.results], io);
+  const after = await stampRender('NEW', newPath, config, io, live, false);
+  if (!values.quiet) for (const line of new Set([...before.warnings, ...after.warnings])) io.writeStderr(line);
   const diff = diffStamps(before.targets, after.targets);
   // kagent 1.x Agents are previewed, not stamped: listed apart, and only when either render has one (#20).
-  const agents = before.kagent1x?.agents.length || after.kagent1x?.agents.length ? diffKagent1x(before.kagent1x?.agents ?? [], after.kagent1x?.agents ?? []) : undefined;
+  const agents = before.agents?.length || after.agents?.length ? diffKagent1x(before.agents ?? [], after.agents ?? []) : undefined;
   // With only kagent 1.x Agents in both renders, "Nothing rolls." would only say that nothing is stamped.
   const stamped = before.targets.length + after.targets.length > 0;
   await io.writeStdout(format.render({ diff, ...(agents ? { agents } : {}), stamped }));
@@ -95,24 +96,34 @@ export async function runDiff(args: readonly string[], io: RunIo): Promise<numbe
   return diff.targets.length > 0 || (agents?.agents.length ?? 0) > 0 ? SOMETHING_ROLLS : 0;
 }
 
-/**
- * One render read and stamped in memory, its streams not written (nothing prints them); any error result fails
- * the whole run (fail closed). Only what the comparison reads is kept while the other render is read.
- */
-async function stampRender(which: string, path: string, config: PluginConfig, io: RunIo, live: LiveSettings): Promise<Pick<RunOutcome, 'results' | 'targets' | 'kagent1x'>> {
-  const files = await readInputs([path], io, io.settings.maxInputBytes);
-  const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true, write: false });
-  if (hasErrors(results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(results)}`);
-  return { results, targets, ...(kagent1x ? { kagent1x } : {}) };
+/** What the comparison reads of one render: its targets, kagent 1.x Agents and warnings. */
+interface Rendered {
+  targets: readonly ComparedTarget[];
+  agents?: Kagent1xReport['agents'];
+  /** Each warning as the line printed, in order; a warning about an object both renders hold is printed once. */
+  warnings: readonly string[];
 }
 
 /**
- * Warnings of both renders, each once (a warning about an unchanged object appears in both). Masked Secrets are
- * left out: the report says what they mean for a diff (#38).
+ * One render read and stamped in memory, its streams not written (nothing prints them); any error result fails
+ * the whole run (fail closed).
+ * - `keep`: the render is kept while the other is read: its targets and warnings are copied apart from its input
+ *   text, plan and other reports (keepForComparison). Copied here, so that only the copy outlives this call: a
+ *   value awaited in runDiff may stay in its suspended frame until the next render's await returns.
  */
-function printRenderWarnings(results: readonly Result[], io: RunIo): void {
-  const lines = new Set(results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`));
-  for (const line of lines) io.writeStderr(line);
+async function stampRender(which: string, path: string, config: PluginConfig, io: RunIo, live: LiveSettings, keep: boolean): Promise<Rendered> {
+  const files = await readInputs([path], io, io.settings.maxInputBytes);
+  const { results, targets, kagent1x } = await stampFiles(files, config, io, { live, keyDigests: true, kagentPreview: true, write: false });
+  if (hasErrors(results)) throw new InputError(`${which} (${path === '-' ? '<stdin>' : path}): ${summarize(results)}`);
+  const agents = kagent1x ? { agents: kagent1x.agents } : {};
+  if (!keep) return { targets, warnings: warningLines(results), ...agents };
+  const kept = keepForComparison(targets, warningLines(results));
+  return { targets: kept.targets, warnings: kept.lines, ...agents };
+}
+
+/** A render's warnings as printed. Masked Secrets are left out: the report says what they mean for a diff (#38). */
+function warningLines(results: readonly Result[]): string[] {
+  return results.filter((r) => r.severity === 'warning' && r.tags.code !== 'MASKED_VALUES').map((r) => `rollstamp: ${formatResult(r)}\n`);
 }
 
 /** `rollstamp diff` for the command list (commands/index.ts). */
