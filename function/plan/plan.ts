@@ -244,9 +244,23 @@ export class Planner {
     const { config, results } = this;
     const { obj, mode, site } = target;
     const kind = kindOf(mode);
-    const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
-    if (target.rollout) out.rollout = target.rollout;
-    if (target.component) out.component = target.component;
+    // Every field set from the start, in one order: targets of one layout keep apply's code for one kind (#37).
+    const out: PlannedTarget = {
+      mode,
+      subject: obj.subject,
+      site,
+      rollout: target.rollout || undefined,
+      component: target.component || undefined,
+      item: obj.index,
+      siteOk: false,
+      previous: undefined,
+      deps: undefined,
+      obj: undefined,
+      carriedFrom: undefined,
+      edit: undefined,
+      node: undefined,
+      record: undefined,
+    };
     if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const carriedFrom = this.planOne(target.carriedFrom!);
