@@ -97,10 +97,18 @@ export class Planner {
     }
   }
 
-  /** Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. */
+  /**
+   * Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree: it is
+   * indexed, and nothing else. Placing it would find nothing: a plain v1 Secret or ConfigMap is no kagent object, no
+   * candidate for linking and no link, passes no note, and is selected by no target kind, since `scansSource` says
+   * no to one whose kind the config declares or whose text names a rollstamp annotation
+   * (test/unit/identity-only.test.ts plans them from their trees under every config). Not placing the run's
+   * many Secrets and ConfigMaps also keeps the planner's code from being optimized on them alone, and compiled
+   * again when the first workload comes (#37).
+   */
   addScanned(source: ScannedSource, file: FileRef): void {
     if (this.count % 64 === 63) this.deadline?.check('planning');
-    this.place(indexScanned(this.index, source, file, this.count++, this.config));
+    indexScanned(this.index, source, file, this.count++, this.config);
   }
 
   /** What `add` does with an object once it is indexed. */
