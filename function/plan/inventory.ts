@@ -48,24 +48,19 @@ export function indexObject(index: SourceIndex, item: Item, position: number, co
 /**
  * Decodes a plain Secret or ConfigMap now, while its tree is at hand, and lets the tree go: its entries are
  * all that resolving reads of it. Problems are kept for when it is resolved (an unused one reports none).
- * The item is replaced, not redefined: a getter defined on the object put it in V8's dictionary mode, so every
- * planner site that reads an object saw two kinds of object and was compiled again for the second (#37).
+ * The getter puts the object in V8's dictionary mode; a shared item assigned instead kept it fast and the live
+ * heap smaller, but raised peak RSS and CPU at 50k objects (docs/performance.md: measured twice, the second time
+ * `fn` of 50k objects 4.4 -> 5.7 CPU-s and 280 -> 435 MiB), so the getter stays.
  */
 function releaseTree(obj: KObject): void {
   const results: Result[] = [];
   obj.decoded = { entries: decodeSourceObject(obj, results), results };
-  obj.item = RELEASED_ITEM;
+  Object.defineProperty(obj, 'item', {
+    get(): never {
+      throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
+    },
+  });
 }
-
-/** What a decoded Secret or ConfigMap has instead of its item: reading the tree, or how it was read, is a bug. */
-const RELEASED_ITEM: Item = Object.freeze({
-  get node(): never {
-    throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
-  },
-  get readBy(): never {
-    throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
-  },
-});
 
 /** What a scanned object has instead of an item: nothing reads it (its entries are all resolving reads of it). */
 const NO_ITEM: Item = Object.freeze({
