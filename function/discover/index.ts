@@ -68,12 +68,11 @@ function findUse(uses: readonly MergingUse[], id: string): MergingUse | undefine
 
 const idOf = (use: SourceUse): string => use.id;
 
-/**
- * The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). requiredField
- * is in it, undefined or not: added afterwards, it gave each use a property array of its own, and uses of two
- * layouts (with it and without) had planning and hashing compiled again when the first of the other came (#37).
- */
+/** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
 function finishUse(merged: MergingUse): SourceUse {
   const { id, cls, namespace, name, whole, keys, optional, fields, requiredField, dataOnly } = merged;
-  return { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true, requiredField };
+  // requiredField in the literal too: added afterwards, it gave each use a property array of its own (#37).
+  return requiredField === undefined
+    ? { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true }
+    : { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true, requiredField };
 }

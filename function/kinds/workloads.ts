@@ -172,9 +172,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   if (row.declaredAt !== undefined && !declaredPodSpecsHold(obj, row, results)) return undefined;
   if (rollout.how === 'on-delete') results.push(warningResult('ON_DELETE_STRATEGY', rollout.why, obj.subject, field));
   if (rollout.how === 'never') results.push(warningResult('NO_AUTOMATIC_ROLLOUT', rollout.why, obj.subject, field));
-  // Every field a workload's target may get is set here, so all of them share one layout and the planner's code
-  // is built for one (a component spread in, Reloader's fields added later, made up to six, #37).
-  const target: Target = { obj, mode: 'workload', site: row.stamp, row, rollout, component: row.component || undefined, reloaderRefs: undefined, alsoRolledBy: undefined };
+  const target: Target = { obj, mode: 'workload', site: row.stamp, row, rollout, ...(row.component ? { component: row.component } : {}) };
   const reloader = reloaderOf(obj, config);
   if (reloader?.reloaded) target.alsoRolledBy = 'Reloader';
   if (reloader && config.reloader === 'enabled') {

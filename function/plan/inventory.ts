@@ -49,8 +49,7 @@ export function indexObject(index: SourceIndex, item: Item, position: number, co
  * Decodes a plain Secret or ConfigMap now, while its tree is at hand, and lets the tree go: its entries are
  * all that resolving reads of it. Problems are kept for when it is resolved (an unused one reports none).
  * The getter puts the object in V8's dictionary mode; a shared item assigned instead kept it fast and the live
- * heap smaller, but raised peak RSS and CPU at 50k objects (docs/performance.md: measured twice, the second time
- * `fn` of 50k objects 4.4 -> 5.7 CPU-s and 280 -> 435 MiB), so the getter stays.
+ * heap smaller, but raised peak RSS and CPU at 50k objects (docs/performance.md), so the getter stays.
  */
 function releaseTree(obj: KObject): void {
   const results: Result[] = [];
@@ -76,25 +75,31 @@ const NO_ITEM: Item = Object.freeze({
  * and its entries decoded only when it is resolved (KObject.entryTexts).
  */
 export function indexScanned(index: SourceIndex, source: ScannedSource, file: FileRef, position: number, config: Config): KObject {
-  const { name, namespace: explicitNs } = source.identity;
-  const apiVersion = typeName(source.identity.apiVersion);
-  const kind = typeName(source.identity.kind);
+  const { apiVersion, kind, name, namespace: explicitNs } = source.identity;
   const ref = refOf(apiVersion, kind, name, explicitNs);
-  const labels = source.labels.size > 0 ? source.labels : NONE;
-  const annotations = source.annotations.size > 0 ? source.annotations : NONE;
-  const namespace = explicitNs || config.defaultNamespace;
-  const subject: Subject = { file, ref };
-  const uid = source.uid || undefined;
-  // One layout with readObject's (the same fields in the same order), but a literal of its own (see readObject).
-  const obj: KObject = { item: NO_ITEM, index: position, apiVersion, group: '', kind, name, namespace, labels, annotations, metadataProblems: NO_PROBLEMS, subject, uid, decoded: undefined, entryTexts: source.entries };
+  const obj: KObject = {
+    item: NO_ITEM,
+    index: position,
+    apiVersion,
+    group: '',
+    kind,
+    name,
+    namespace: explicitNs || config.defaultNamespace,
+    labels: source.labels.size > 0 ? source.labels : NONE,
+    annotations: source.annotations.size > 0 ? source.annotations : NONE,
+    metadataProblems: NO_PROBLEMS,
+    subject: { file, ref },
+    ...(source.uid ? { uid: source.uid } : {}),
+    entryTexts: source.entries,
+  };
   addTo(index.sources, sourceId(kind as SourceClass, obj.namespace, name), obj);
   return obj;
 }
 
 function readObject(item: Item, index: number, config: Config, results: Result[]): KObject | undefined {
   const node = item.node;
-  const apiVersion = typeName(stringValue(child(node, 'apiVersion')));
-  const kind = typeName(stringValue(child(node, 'kind')));
+  const apiVersion = stringValue(child(node, 'apiVersion'));
+  const kind = stringValue(child(node, 'kind'));
   const fileSubject: Subject = item.file ? { file: item.file } : {};
   if (apiVersion === undefined || kind === undefined || apiVersion === '' || kind === '') {
     results.push(errorResult('INVALID_OBJECT', 'not a Kubernetes object: apiVersion and kind must be strings', fileSubject));
@@ -111,40 +116,21 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
   const reader = new NodeReader(subject, metadataProblems);
   const m = isAlias(meta) ? aliasProblem(metadataProblems, subject, ['metadata']) : reader.map(meta, ['metadata']);
   const slash = apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : typeName(apiVersion.slice(0, slash));
-  const labels = m ? stringMap(m, 'labels', reader) : NONE;
-  const annotations = m ? stringMap(m, 'annotations', reader) : NONE;
-  // The index keeps every object to the end of the run: most have no problem, and share one empty list (#37).
-  const problems = metadataProblems.length > 0 ? metadataProblems : NO_PROBLEMS;
-  const uid = metaMap ? stringValue(child(metaMap, 'uid')) || undefined : undefined;
-  const namespace = explicitNs || config.defaultNamespace;
-  // Every field set, in the order indexScanned sets them: objects of one layout keep the planner's code for one kind
-  // of object (this literal and indexScanned's, with uid spread in or not, were four layouts, and planner functions
-  // were compiled again when the first workload came after the Secrets, #37). Two literals, not one function making
-  // both: V8 decides per literal whether to make its objects in the old generation, and scanned Secrets, which live
-  // to the end of the run, made it put every workload's object there too, holding its tree past young collections
-  // (peak RSS +30 % at 10k objects).
-  return { item, index, apiVersion, group, kind, name, namespace, labels, annotations, metadataProblems: problems, subject, uid, decoded: undefined, entryTexts: undefined };
-}
-
-/** The most type names typeName keeps: a render names a few dozen kinds and API versions. */
-const MAX_TYPE_NAMES = 1024;
-const TYPE_NAMES = new Map<string, string>();
-
-/**
- * An apiVersion, kind or API group as a string V8 keeps internalized, as a literal in the code is: the planner
- * compares these with literals (`obj.kind === 'Deployment'`) in every object's path, and code optimized while
- * only one kind of string came (the bench's first 25,000 objects are Secrets and ConfigMaps, group `''`) was
- * thrown away when the first of the other kind came ("wrong instance type", #37). A property name is
- * internalized, so the name is taken back from an object's keys, once per distinct value.
- */
-function typeName<T extends string | undefined>(text: T): T {
-  if (text === undefined) return text;
-  const known = TYPE_NAMES.get(text);
-  if (known !== undefined) return known as T;
-  const name = Object.keys({ [text]: 0 })[0] as T & string;
-  if (TYPE_NAMES.size < MAX_TYPE_NAMES) TYPE_NAMES.set(name, name);
-  return name;
+  return {
+    item,
+    index,
+    apiVersion,
+    group: slash < 0 ? '' : apiVersion.slice(0, slash),
+    kind,
+    name,
+    namespace: explicitNs || config.defaultNamespace,
+    labels: m ? stringMap(m, 'labels', reader) : NONE,
+    annotations: m ? stringMap(m, 'annotations', reader) : NONE,
+    // The index keeps every object to the end of the run: most have no problem, and share one empty list (#37).
+    metadataProblems: metadataProblems.length > 0 ? metadataProblems : NO_PROBLEMS,
+    subject,
+    ...uidOf(metaMap),
+  };
 }
 
 /**
@@ -157,6 +143,12 @@ function refOf(apiVersion: string, kind: string, name: string, namespace: string
 
 /** No metadata problem: one frozen list for every object that has none (nothing adds to an indexed object's). */
 const NO_PROBLEMS: readonly Result[] = Object.freeze([]);
+
+/** metadata.uid when a render carries it (kagent 1.x counts a recreated ConfigMap or object, #35). */
+function uidOf(meta: MapNode | undefined): { uid?: string } {
+  const uid = meta ? stringValue(child(meta, 'uid')) : undefined;
+  return uid ? { uid } : {};
+}
 
 /** Labels or annotations of an object that has none: one map for all of them (most Secrets have neither). */
 const NONE: ReadonlyMap<string, string> = new Map();

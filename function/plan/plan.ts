@@ -97,18 +97,10 @@ export class Planner {
     }
   }
 
-  /**
-   * Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree: it is
-   * indexed, and nothing else. Placing it would find nothing: a plain v1 Secret or ConfigMap is no kagent object, no
-   * candidate for linking and no link, passes no note, and is selected by no target kind, since `scansSource` says
-   * no to one whose kind the config declares or whose text names a rollstamp annotation
-   * (test/unit/identity-only.test.ts plans them from their trees under every config). Not placing the run's
-   * many Secrets and ConfigMaps also keeps the planner's code from being optimized on them alone, and compiled
-   * again when the first workload comes (#37).
-   */
+  /** Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. */
   addScanned(source: ScannedSource, file: FileRef): void {
     if (this.count % 64 === 63) this.deadline?.check('planning');
-    indexScanned(this.index, source, file, this.count++, this.config);
+    this.place(indexScanned(this.index, source, file, this.count++, this.config));
   }
 
   /** What `add` does with an object once it is indexed. */
@@ -252,23 +244,9 @@ export class Planner {
     const { config, results } = this;
     const { obj, mode, site } = target;
     const kind = kindOf(mode);
-    // Every field set from the start, in one order: targets of one layout keep apply's code for one kind (#37).
-    const out: PlannedTarget = {
-      mode,
-      subject: obj.subject,
-      site,
-      rollout: target.rollout || undefined,
-      component: target.component || undefined,
-      item: obj.index,
-      siteOk: false,
-      previous: undefined,
-      deps: undefined,
-      obj: undefined,
-      carriedFrom: undefined,
-      edit: undefined,
-      node: undefined,
-      record: undefined,
-    };
+    const out: PlannedTarget = { mode, subject: obj.subject, site, item: obj.index, siteOk: false };
+    if (target.rollout) out.rollout = target.rollout;
+    if (target.component) out.component = target.component;
     if (!kind.local) this.planned.set(target, out); // planned once for all targets that carry its hash
     if (kind.hash === 'carried') {
       const carriedFrom = this.planOne(target.carriedFrom!);

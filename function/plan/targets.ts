@@ -37,36 +37,31 @@ export function selectTarget(obj: KObject, config: Config, results: Result[], no
       results.push(note);
       if (passThrough.oncePerRun) notesGiven.add(once);
     }
-    return NOT_SELECTABLE;
+    return { selectable: false };
   }
   const selection = selectionFor(obj, config);
   if (selection && obj.metadataProblems.length > 0) {
     results.push(...obj.metadataProblems);
-    return NO_TARGETS;
+    return { selectable: true };
   }
   const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
   const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
     const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
     results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
-    return selection !== undefined ? NO_TARGETS : NOT_SELECTABLE;
+    return { selectable: selection !== undefined };
   }
   if (!selection) {
     if (enabled === 'true') {
       results.push(warningResult('NO_TEMPLATE', `${obj.kind} has no pod template rollstamp knows; not stamped`, obj.subject));
     }
-    return NOT_SELECTABLE;
+    return { selectable: false };
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
   const read = wanted ? selection.read(obj, results, config) : undefined;
   const targets = read === undefined ? [] : 'obj' in read ? [read] : read;
-  return targets.length > 0 ? { targets, selectable: true } : NO_TARGETS;
+  return targets.length > 0 ? { targets, selectable: true } : { selectable: true };
 }
-
-// What most objects select to, one of each for all of them, in the layout of one with targets: the planner reads
-// every object's answer at one site, and answers of two layouts made it compile that site again (#37).
-const NOT_SELECTABLE: Selected = { targets: undefined, selectable: false };
-const NO_TARGETS: Selected = { targets: undefined, selectable: true };
 
 /** Most workloads the double-roll warning names; the rest are counted. */
 const NAMED = 10;

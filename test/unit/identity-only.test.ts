@@ -4,8 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_CONFIG } from '../../function/config/config.ts';
-import { IDENTITY_ONLY_KINDS, isIdentityOnly, isScannableSource } from '../../function/plan/identity-only.ts';
-import { scanSource } from '../../function/read/scan-source.ts';
+import { IDENTITY_ONLY_KINDS, isIdentityOnly } from '../../function/plan/identity-only.ts';
 import { startPlan } from '../../function/run/apply.ts';
 import { readSubsetStream } from '../../function/read/subset-yaml.ts';
 import type { Config } from '../../function/model/config.ts';
@@ -47,31 +46,6 @@ test('a kind the config declares as a workload, or text naming rollstamp or loca
   assert.not.ok(isIdentityOnly(identity, text.replace('reloader.stakater.com/auto', 'config.kubernetes.io/local-config'), DEFAULT_CONFIG));
   assert.not.ok(isIdentityOnly({ ...identity, apiVersion: 'apps/v1', kind: 'Deployment' }, text, DEFAULT_CONFIG));
   assert.not.ok(isIdentityOnly({ ...identity, kind: 'Secret' }, text, DEFAULT_CONFIG));
-});
-
-// Planner.addScanned indexes a scanned Secret or ConfigMap and does nothing else with it: planned from its tree,
-// such an object must be no target, no kagent object and report nothing under every config that lets it be scanned.
-test('every Secret and ConfigMap a run may scan, planned from its tree, is no target, reports nothing and is only indexed', () => {
-  const configs: Array<[string, Config]> = [
-    ...CONFIGS,
-    ['kagent disabled', { ...DEFAULT_CONFIG, kagent: 'disabled' }],
-  ];
-  const documents = [
-    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: web\n  namespace: shop\n  labels: {app: web}\n  annotations:\n    reloader.stakater.com/auto: "true"\n    kagent.dev/agent: web\ndata:\n  password: cGFzcw==\n',
-    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\n    kagent: web\ndata:\n  settings: "a: b"\n',
-  ];
-  for (const text of documents) {
-    const source = scanSource(text);
-    assert.ok(source, 'scanned');
-    for (const [what, config] of configs) {
-      assert.ok(isScannableSource(source!.identity, text, config), `scannable under ${what}`);
-      const planner = startPlan(config);
-      planner.add([{ node: readSubsetStream(text)![0]!.contents as MapNode, readBy: 'subset' }]);
-      const plan = planner.finish();
-      const filed = [plan.index.sources.size, plan.index.related.size, plan.index.producers.size];
-      assert.equal([plan.targets.length, filed, plan.results.length, plan.selectable, plan.kagent1x?.length ?? 0, plan.strayRecords.length], [0, [1, 0, 0], 0, 0, 0, 0], `${source!.identity.kind} under ${what}`);
-    }
-  }
 });
 
 test.run();
