@@ -60,10 +60,6 @@ async function runMainThread(): Promise<void> {
   const argv = process.argv.slice(2);
   // `rollstamp --version` alone is answered before this module loads (launch.ts, the bundle's entry).
   const cli = await import('./cli/run-cli.ts');
-  // Before the run's first optimizing compile, for this thread and its worker alike (compile-budget.ts).
-  const compileFlags = runCompileFlags(cli.isLongRunning(argv), nodeFlags());
-  for (const flag of compileFlags) setFlagsFromString(flag);
-  if (compileFlags.length > 0 && argv.includes('--debug')) process.stderr.write(`rollstamp: debug: V8 compiles with ${compileFlags.join(' ')} from here on\n`);
   if (cli.runsInWorker(argv)) await supervise(cli.isLongRunning(argv));
   else await runHereOrInWorker(argv, cli.isLongRunning(argv));
 }
@@ -87,7 +83,12 @@ function workerThreads(): typeof import('node:worker_threads') {
  */
 async function runHereOrInWorker(argv: readonly string[], longRunning: boolean): Promise<void> {
   const { runInProcess } = await import('./run-in-process.ts');
+  // Before the run's first optimizing compile (compile-budget.ts); a worker keeps it only for an input read and
+  // found large, below.
+  const budget = runCompileFlags(longRunning, nodeFlags());
+  setCompileFlags(budget.set, argv);
   const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
+  if (!handover.large) setCompileFlags(budget.unset, argv);
   if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
   await supervise(longRunning, handover.stdin);
 }
@@ -219,6 +220,12 @@ function oldSpaceMb(): number {
     if (m) mb = Number(m[1]);
   }
   return mb !== undefined && mb > 0 ? mb : Math.floor(getHeapStatistics().heap_size_limit / MIB);
+}
+
+/** Sets V8 flags (compile-budget.ts), saying so under --debug. */
+function setCompileFlags(flags: readonly string[], argv: readonly string[]): void {
+  for (const flag of flags) setFlagsFromString(flag);
+  if (flags.length > 0 && argv.includes('--debug')) process.stderr.write(`rollstamp: debug: V8 compiles with ${flags.join(' ')} from here on\n`);
 }
 
 /** node's flags as node reads them: NODE_OPTIONS first, then the command line's (a later one wins). */

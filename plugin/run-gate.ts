@@ -50,7 +50,11 @@ export function inProcessLimit(heapLimitBytes: number, headroomBytes: number): n
 
 /** Thrown from Io.admit when the input outgrows the gate: the run is given up and started again in a worker. */
 export class RunsInWorker extends Error {
-  constructor(readonly inputBytes: number) {
+  /** `read`: the input was read and is that large (not a renderer's bound admitted before it ran). */
+  constructor(
+    readonly inputBytes: number,
+    readonly read = true,
+  ) {
     super(`${inputBytes} bytes of input: run in a worker`);
     this.name = 'RunsInWorker';
   }

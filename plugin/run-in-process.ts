@@ -17,6 +17,8 @@ export interface Handover {
   /** Standard input as read so far (read once: the worker gets these bytes). */
   stdin?: Uint8Array;
   inputBytes: number;
+  /** The input was read and is over the gate (not a renderer admitted for the most it may print): a large run. */
+  large: boolean;
 }
 
 /** What main.ts lends the run: how the process ends on SIGTERM and after a cut pipe. */
@@ -97,9 +99,9 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
     stdinIsTTY: isStdinTerminal(),
     env: process.env,
     cwd: process.cwd(),
-    admit(bytes) {
+    admit(bytes, bound) {
       admitted += bytes;
-      if (admitted > limit) throw new RunsInWorker(admitted);
+      if (admitted > limit) throw new RunsInWorker(admitted, bound === undefined);
       if (!held) return;
       const lines = held;
       held = undefined;
@@ -115,7 +117,7 @@ export async function runInProcess(argv: readonly string[], ends: ProcessEnds): 
       process.off('SIGTERM', onTerm);
       process.off('uncaughtException', onUncaught);
       onChild(() => {});
-      return { ...(stdin ? { stdin } : {}), inputBytes: err.inputBytes };
+      return { ...(stdin ? { stdin } : {}), inputBytes: err.inputBytes, large: err.read };
     }
     exitCode = await reportError(err, debug, io);
   }

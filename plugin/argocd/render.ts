@@ -43,7 +43,7 @@ export async function renderApp(renderer: Renderer, config: PluginConfig, io: Ti
   if (renderer === 'directory') return readInputs(['.'], io, maxBytes, repoRoot(io));
   // A renderer's output is sized only once it ran, and a render is not made twice: the run is admitted for the
   // most the renderer may print, so one that would be over the size gate moves to a worker first (#37).
-  io.admit?.(maxBytes);
+  io.admit?.(maxBytes, 'most');
   // Settings first (a values file outside the repository is a usage error, exit 2), then, before any
   // renderer reads the repository, no symlink out of it under the app or what it uses.
   const argv = renderer === 'helm' ? helmArgv(config, io) : kustomizeArgv(io);

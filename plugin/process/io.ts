@@ -35,9 +35,10 @@ export interface Io {
   /**
    * Called by the read stage with each input's size (bytes) before it is parsed. A run on the process's own
    * thread (run-in-process.ts) throws from here when the input read so far is too large for that thread, and the
-   * run starts again in a worker (#37). Default: absent (every input is admitted).
+   * run starts again in a worker (#37). `bound`: the bytes are the most the input may be (a renderer's output,
+   * admitted before it runs), not its size. Default: absent (every input is admitted).
    */
-  admit?(bytes: number): void;
+  admit?(bytes: number, bound?: 'most'): void;
   /**
    * A full garbage collection, which a run asks for where it has just let go of most of what it held (its plan,
    * once applied, #37). Set by the worker, which runs the large inputs: V8 collects the old generation only when
