@@ -18,6 +18,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { runCompileFlags } from './process/compile-budget.ts';
+import { snapshotCli } from './snapshot-cli.ts';
 import { errorLine } from './process/errors.ts';
 import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
@@ -84,11 +85,14 @@ function workerThreads(): typeof import('node:worker_threads') {
 async function runHereOrInWorker(argv: readonly string[], longRunning: boolean): Promise<void> {
   const { runInProcess } = await import('./run-in-process.ts');
   // Before the run's first optimizing compile (compile-budget.ts); a worker keeps it only for an input read and
-  // found large, below.
+  // found large, below. Not for this thread in a process started from the image's startup snapshot, whose code was
+  // compiled when the blob was made: a flag set there cost its renders more than it saved (measured).
   const budget = runCompileFlags(longRunning, nodeFlags());
-  setCompileFlags(budget.set, argv);
+  const here = snapshotCli() === undefined;
+  if (here) setCompileFlags(budget.set, argv);
   const handover = await runInProcess(argv, { killGroups, readStdin, isEpipe, sigpipeStatus: SIGPIPE_STATUS });
-  if (!handover.large) setCompileFlags(budget.unset, argv);
+  if (handover.large && !here) setCompileFlags(budget.set, argv);
+  if (!handover.large && here) setCompileFlags(budget.unset, argv);
   if (argv.includes('--debug')) process.stderr.write(`rollstamp: debug: run in a worker thread (${handover.inputBytes} bytes of input: over what the main thread takes)\n`);
   await supervise(longRunning, handover.stdin);
 }

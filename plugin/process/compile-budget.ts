@@ -13,7 +13,8 @@
  * - `--max-inlined-bytecode-size-cumulative=230`: a quarter of V8's default (920, node 20 to 24), small callees
  *   still inlined. Measured (callgrind, `node --single-threaded`, whole process, M instructions): the bench's 10k
  *   stream (`stamp -`, in the worker) 8,749 -> 7,116; its 300-object stream (on the main thread) 1,389 -> 1,311;
- *   three objects the same. docs/performance.md, "A render's compile budget", has the times.
+ *   three objects the same; on Node 24 no gain (Maglev), and from the image's startup snapshot a loss on the main
+ *   thread, where main.ts leaves it unset. docs/performance.md, "A render's compile budget", has the times.
  */
 export const RUN_COMPILE_FLAGS = { set: ['--max-inlined-bytecode-size-cumulative=230'], unset: ['--max-inlined-bytecode-size-cumulative=920'] } as const;
 
