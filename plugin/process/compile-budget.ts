@@ -7,9 +7,9 @@
  * V8 flags main.ts sets (v8.setFlagsFromString) before a run's first optimizing compile, and the same flags at
  * V8's defaults, which it sets back before a worker starts for a run that is not large. V8's flags are the
  * process's, each optimizing compile reads the inlining budget, and a worker started while a flag differs from
- * its default cannot start from node's built-in snapshot (it then costs about 30–50 M instructions more, measured
- * on node 20 and 24: against a large run's gain, nothing; against a small kustomize or helm render, which moves to
- * the worker before its size is known, 6 %).
+ * its default costs about 30–50 M instructions more to start, measured on node 20 and 24 (likely node's built-in
+ * snapshot for it, checked against V8's flags): against a large run's gain, nothing; against a small kustomize or
+ * helm render, which moves to the worker before its size is known, 6 %.
  * - `--max-inlined-bytecode-size-cumulative=230`: a quarter of V8's default (920, node 20 to 24), small callees
  *   still inlined. Measured (callgrind, `node --single-threaded`, whole process, M instructions): the bench's 10k
  *   stream (`stamp -`, in the worker) 8,749 -> 7,116; its 300-object stream (on the main thread) 1,389 -> 1,311;
