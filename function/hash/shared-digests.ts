@@ -23,9 +23,31 @@ export interface SharedDigest {
 }
 
 type Rows = SourceReport['keys'];
-type Shared = { digest: Buffer; rows: Rows | undefined };
-/** One view of a source's selections: reads of one key by that key, the others by selectionKey. */
-type Selections = { oneKey?: Map<string, Shared>; other?: Map<string, Shared> };
+
+/**
+ * One selection of a source: its view (a `data`-only reader sees fewer keys), how it is keyed (a read of one key
+ * by that key, any other by selectionKey), its digest and rows, and the source's selection made before it. A run
+ * keeps every selection until apply ends, so each is one object, not a view, a selection list and a map (#37).
+ */
+interface Shared {
+  readonly dataOnly: boolean;
+  readonly oneKey: boolean;
+  readonly key: string;
+  readonly digest: Buffer;
+  rows: Rows | undefined;
+  readonly next: Shared | undefined;
+}
+
+/** A source's selections once its list is longer than a short search: by view, keying and key. */
+class ManySelections {
+  readonly byKey = new Map<string, Shared>();
+  /** Whether the view has a selection: the first of each view is free (SharedDigests.limit). */
+  data = false;
+  all = false;
+}
+
+/** Past this many selections of one source, a list search gives way to a map (one large source read many ways). */
+const LIST_MAX = 8;
 
 /**
  * Digests by selection, for one apply.
@@ -37,10 +59,10 @@ type Selections = { oneKey?: Map<string, Shared>; other?: Map<string, Shared> };
  */
 export class SharedDigests {
   /**
-   * Selections by source id, then by view (`data` or `all`: a `data`-only reader sees fewer keys), then by
-   * selectionKey: no signature string is built and hashed per use (#37). A view with a selection is digested.
+   * Selections by source id: its latest selection (the others follow it), or past LIST_MAX a map; no signature
+   * string is built and hashed per use (#37). A view with a selection is digested.
    */
-  private readonly selections = new Map<string, { data?: Selections; all?: Selections }>();
+  private readonly selections = new Map<string, Shared | ManySelections>();
   private readonly perKey = new Map<string, string>();
   constructor(
     private readonly hasher: Hasher,
@@ -73,20 +95,35 @@ export class SharedDigests {
 
   /** The selection's shared digest, encoded and digested on first use. */
   private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Shared {
-    let views = this.selections.get(use.id);
-    if (!views) this.selections.set(use.id, (views = {}));
-    const view = use.dataOnly ? 'data' : 'all';
-    const selections = (views[view] ??= {});
+    const dataOnly = use.dataOnly === true;
     // The read of one key of a Secret or ConfigMap in the bundle, the commonest selection, is found by that key.
     const oneKey = !use.whole && use.keys.size === 1 && resolution.from === 'bundle' && !('produced' in resolution);
     const key = oneKey ? use.keys.keys().next().value! : selectionKey(use, resolution, known);
-    let shared = (oneKey ? selections.oneKey : selections.other)?.get(key);
-    if (!shared) {
-      const input = sourceInput(use, resolution, known);
-      // A source's first selection costs what reading it did (linear in the input): only further ones count.
-      if (selections.oneKey || selections.other) this.spend(input.keys.length);
-      shared = { digest: sourceDigest(this.hasher, input), rows: undefined };
-      (oneKey ? (selections.oneKey ??= new Map()) : (selections.other ??= new Map())).set(key, shared);
+    const held = this.selections.get(use.id);
+    let viewed = false;
+    let count = 0;
+    if (held instanceof ManySelections) {
+      const found = held.byKey.get(manyKey(dataOnly, oneKey, key));
+      if (found) return found;
+      viewed = dataOnly ? held.data : held.all;
+    } else {
+      for (let s = held; s !== undefined; s = s.next, count++) {
+        if (s.dataOnly !== dataOnly) continue;
+        if (s.oneKey === oneKey && s.key === key) return s;
+        viewed = true;
+      }
+    }
+    const input = sourceInput(use, resolution, known);
+    // A source's first selection costs what reading it did (linear in the input): only further ones count.
+    if (viewed) this.spend(input.keys.length);
+    const list = held instanceof ManySelections ? undefined : held;
+    const shared: Shared = { dataOnly, oneKey, key, digest: sourceDigest(this.hasher, input), rows: undefined, next: list };
+    if (held instanceof ManySelections) addMany(held, shared);
+    else if (count < LIST_MAX) this.selections.set(use.id, shared);
+    else {
+      const many = new ManySelections();
+      for (let s: Shared | undefined = shared; s !== undefined; s = s.next) addMany(many, s);
+      this.selections.set(use.id, many);
     }
     return shared;
   }
@@ -113,6 +150,15 @@ export class SharedDigests {
     this.spent += keys;
     if (this.spent > this.limit) throw new KeyBudgetSpent(this.limit);
   }
+}
+
+/** A selection's key among a source's many: its view and keying, then its key (the two letters keep them apart). */
+const manyKey = (dataOnly: boolean, oneKey: boolean, key: string): string => `${dataOnly ? 'd' : 'a'}${oneKey ? '1' : 'n'}${key}`;
+
+function addMany(many: ManySelections, shared: Shared): void {
+  many.byKey.set(manyKey(shared.dataOnly, shared.oneKey, shared.key), shared);
+  if (shared.dataOnly) many.data = true;
+  else many.all = true;
 }
 
 /** The keys the source is known to have: its entries, or a keyed producer's keys; none when missing or unkeyed. */
