@@ -1,6 +1,6 @@
 // Resolve stage: a Secret or ConfigMap in the bundle → its bytes per key, exactly as the API server stores them.
 // Secret: `data` base64-decoded, `stringData` folded in (it wins). ConfigMap: `data` as UTF-8, `binaryData` decoded.
-import { decodeBase64Strict } from './base64.ts';
+import { decodeBase64StrictKept, utf8Kept } from './base64.ts';
 import { errorResult, warningResult, type Result } from '../model/results.ts';
 import { child, formatPath, NodeReader } from '../model/nodes.ts';
 import { entryFields, type KObject, type SourceEntries } from '../model/object.ts';
@@ -42,8 +42,6 @@ export function dataEntries(entries: SourceEntries): SourceEntries {
   const binary = binaryDataKeys(entries);
   return binary.size === 0 ? entries : new Map([...entries].filter(([key]) => !binary.has(key)));
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * Decodes one Secret or ConfigMap.
@@ -96,7 +94,7 @@ function decodeEntries(obj: KObject, base64: () => Pairs, texts: () => Pairs, re
   for (const [key, value] of base64()) {
     binaryKeys.add(key);
     if (obj.kind === 'Secret' && ARGO_CD_MASK.test(value)) masked.add(key);
-    const bytes = decodeBase64Strict(value);
+    const bytes = decodeBase64StrictKept(value);
     if (bytes) entries.set(key, bytes);
     else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
   }
@@ -104,7 +102,7 @@ function decodeEntries(obj: KObject, base64: () => Pairs, texts: () => Pairs, re
     if (obj.kind === 'ConfigMap' && entries.has(key)) {
       results.push(errorResult('DUPLICATE_KEY', 'key is in both data and binaryData', obj.subject, formatPath([textField, key])));
     }
-    entries.set(key, utf8.encode(value)); // Secret: stringData wins over data, as the API server merges it
+    entries.set(key, utf8Kept(value)); // Secret: stringData wins over data, as the API server merges it
   }
   if (obj.kind === 'ConfigMap' && binaryKeys.size > 0) markBinaryDataKeys(entries, binaryKeys);
   if (results.length > before) return undefined;
