@@ -226,14 +226,15 @@ const WHOLE: Record<Resolution['from'], string> = {
 
 /** What one source's digest covers: the selected keys of its entries or of its producer's keyed fields, each once. */
 function sourceInput(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): SourceInput {
-  const id = { cls: use.cls, namespace: use.namespace, name: use.name, distinct: true };
+  const { cls, namespace, name } = use;
   let keys: string[];
   if (known && use.whole) {
     keys = Array.from(known.keys());
     for (const key of use.keys.keys()) if (!known.has(key)) keys.push(key);
   } else keys = Array.from(use.keys.keys());
+  // Literals, not an identity spread into each: one object per message, not two (#37).
   if ('produced' in resolution) {
-    return { ...id, entries: undefined, produced: resolution.produced, keys: resolution.produced.keyed ? keys : [] };
+    return { cls, namespace, name, distinct: true, entries: undefined, produced: resolution.produced, keys: resolution.produced.keyed ? keys : [] };
   }
-  return { ...id, entries: 'entries' in resolution ? resolution.entries : undefined, keys };
+  return { cls, namespace, name, distinct: true, entries: 'entries' in resolution ? resolution.entries : undefined, keys };
 }
