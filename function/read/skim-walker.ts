@@ -180,9 +180,7 @@ export class Walker<S = undefined> {
       return 'map';
     }
     if (!inMap && this.key(at)) {
-      // The line's start: the cursor's when it stands on this entry's `-` (it does in a block list).
-      const start = this.line.at === pos - 1 ? this.line.start : t.lastIndexOf('\n', at - 1) + 1;
-      this.blockMap(at, at - start, depth + 1);
+      this.blockMap(at, at - (t.lastIndexOf('\n', at - 1) + 1), depth + 1);
       return 'map';
     }
     return this.inline(at, indent, depth);

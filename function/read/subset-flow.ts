@@ -62,15 +62,10 @@ function flowItem(t: string, at: number, eol: number, depth: number, building: B
   if (c === 91 /* [ */ || c === 123 /* { */) return readFlow(t, at, eol, depth + 1, building);
   if (c === 34 /* " */ || c === 39 /* ' */) return quoted(t, at, eol);
   if (c === 58 /* : */ || !plainStart(t, at, eol)) outside(); // `:x` in a flow collection is left to the library
-  // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end. Most characters
-  // are none of those: one table lookup passes them (#37).
+  // A plain scalar in a flow collection ends at a flow indicator, `: `, ` #` or the line's end.
   let end = at;
   while (end < eol) {
     const ch = t.charCodeAt(end);
-    if (ch >= 128 || FLOW_PLAIN_STOP[ch] === 0) {
-      end++;
-      continue;
-    }
     if (ch === 44 /* , */ || ch === 93 /* ] */ || ch === 125 /* } */) break;
     if (ch === 91 /* [ */ || ch === 123 /* { */) outside();
     if (ch === 58 /* : */ && (end + 1 >= eol || endsFlowPlain(t.charCodeAt(end + 1)))) break;
@@ -82,10 +77,6 @@ function flowItem(t: string, at: number, eol: number, depth: number, building: B
   while (t.charCodeAt(valueEnd - 1) === 32 /* ' ' */) valueEnd--;
   return plainScalar(t, at, valueEnd);
 }
-
-/** The characters a plain scalar in a flow collection stops at, or may: `,` `[` `]` `{` `}` `:` `#`. */
-const FLOW_PLAIN_STOP = new Uint8Array(128);
-for (const c of ',[]{}:#') FLOW_PLAIN_STOP[c.charCodeAt(0)] = 1;
 
 /** A space or a flow indicator: after `:`, they end a plain scalar in a flow collection. */
 function endsFlowPlain(c: number): boolean {

@@ -258,7 +258,7 @@ class Reader {
     }
     if (!inMap && this.implicitKey(at)) {
       // `- key: value`: a map that starts on the entry's line, in the column of its first key
-      const node = this.blockMap(at, at - this.lineStart(pos - 1), depth + 1);
+      const node = this.blockMap(at, at - this.lineStart(at), depth + 1);
       this.comment = undefined;
       return node;
     }
@@ -297,9 +297,8 @@ class Reader {
     return node;
   }
 
-  /** Start of the line holding the `-` at `dash`: the line cursor's when it stands on that `-` (a block list's entries), else searched. */
-  private lineStart(dash: number): number {
-    return this.line.at === dash ? this.line.start : this.text.lastIndexOf('\n', dash - 1) + 1;
+  private lineStart(at: number): number {
+    return this.text.lastIndexOf('\n', at - 1) + 1;
   }
 
   /** `key:` at `at` on one line (plain or quoted key, then `:` and a space or the line's end), or undefined. */
