@@ -313,3 +313,7 @@ class Reader {
   }
 }
 keepLayout(new Reader(''));
+// A tree of every node class the reader builds, and every kind of scalar value, made as the reader makes them and
+// kept: the optimized code of the reader and of the stages reading its trees stays valid across a full
+// collection that comes between two documents, when no other tree is alive (read/layouts.ts).
+keepLayout(readSubsetStream('a: 1\nb: x\nc: [1, {d: null}]\ne:\n  # c\n  - f: true\n    g: |\n      h\n  - "i"\n')!);
