@@ -2,15 +2,13 @@
 // through one document as the subset reader does (read/subset-yaml.ts), with the same scalar and flow helpers,
 // builds no block map, list or pair, and keeps only what the roles it is given ask for. Anything the subset
 // reader would not read throws OUT, as in that reader.
-import { blockScalar, isBlockDash, lineEnd, LineCursor, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, markerLine, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
 import { Building, readKey } from './subset-keys.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { readFlow } from './subset-flow.ts';
 import { keepLayout } from './layouts.ts';
 import { MAX_DEPTH } from '../model/target.ts';
 import type { MapNode, ScalarNode, SeqNode } from '../model/nodes.ts';
-
-const MARKER = /^---(?= |\n|$)/gm;
 
 /** What a role keeps of a value: the scalar, `map` for a block map, the flow collection, `other` for a block list. */
 export type Fact = ScalarNode | MapNode | SeqNode | 'map' | 'other';
@@ -68,11 +66,9 @@ export class Walker<S = undefined> {
   /** Reads the document's root block map with `root`; throws OUT unless the text is exactly that one document. */
   document(root: Role<S>): void {
     const t = this.text;
-    // At most one marker line (no array of matches: asked of every skimmed document, #37).
-    MARKER.lastIndex = 0;
-    const marker = MARKER.exec(t)?.index ?? -1;
-    if (marker >= 0 && MARKER.exec(t)) outside();
-    MARKER.lastIndex = 0;
+    // At most one marker line.
+    const marker = markerLine(t, 0);
+    if (marker >= 0 && markerLine(t, marker + 3) >= 0) outside();
     let body = 0;
     if (marker >= 0) {
       this.end = marker;
@@ -211,7 +207,13 @@ export class Walker<S = undefined> {
     } else if (c === 91 || c === 123) {
       fact = readFlow(t, at, eol, depth + 1, this.building);
     } else {
-      fact = foldedPlain(t, plainValue(t, at, eol), indent, this.end);
+      fact = plainValue(t, at, eol);
+      // As the subset reader: only a deeper content line below may continue a plain value.
+      if (!this.nextContent(eol + 1) || this.line.indent <= indent) {
+        restOfLine(t, fact.end, eol);
+        return fact;
+      }
+      fact = foldedPlain(t, fact, indent, this.end);
       eol = this.lineEnd(fact.end);
     }
     restOfLine(t, fact.end, eol);

@@ -6,6 +6,7 @@ import { splitJsonStream } from './json-stream.ts';
 import { plainSubsetText, readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
 import { scanSource } from './scan-source.ts';
+import { markerLine } from './subset-scalars.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
 import type { FileRef } from '../model/results.ts';
 import type { Node } from '../model/nodes.ts';
@@ -44,10 +45,10 @@ const PROLOGUE = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:#[^\n]*)?$/;
  *   stream with parseStream, which gives the same documents, or the errors.
  */
 export function* streamDocuments(text: string, path: string, skim?: Skim): Generator<StreamDoc, boolean> {
-  const pieces = splitDocuments(text);
-  if (!pieces) return false;
   // Searched once for the stream: a document of a stream with nothing unusual has nothing unusual either (#37).
   const plain = plainSubsetText(text);
+  const pieces = splitDocuments(text, plain);
+  if (!pieces) return false;
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     const file = i === 0 ? { path } : { path, index: i };
@@ -90,11 +91,14 @@ function streamDoc(contents: Node | null | undefined, piece: string, file: FileR
 /**
  * A plain stream's text cut into its documents' texts, each from its `---` line (blank and comment lines
  * before the first marker open the first document), joining back to `text`; undefined for a JSON stream.
+ * `plain`: plainSubsetText(text) is known true, so its only line break is `\n` and markers are found by a
+ * search for `---` (#37). Default: false.
  */
-export function splitDocuments(text: string): string[] | undefined {
+export function splitDocuments(text: string, plain = false): string[] | undefined {
   if (splitJsonStream(text)) return undefined;
   const starts = [0];
-  for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
+  if (plain) for (let m = markerLine(text, 1); m >= 0; m = markerLine(text, m + 3)) starts.push(m);
+  else for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
   if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
   return starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length));
 }

@@ -87,16 +87,16 @@ const MAX_KEY = 1000; // yaml refuses implicit keys longer than 1024 characters
  * for a key the subset leaves to the yaml library: not a string, too long, or a merge key.
  */
 export function readKey(t: string, at: number, eol: number): ScalarNode | undefined {
-  const c = t[at]!;
+  const c = t.charCodeAt(at); // char codes, not one-character strings: asked of every key (#37)
   let node: ScalarNode;
   let end: number;
-  if (c === '"' || c === "'") {
+  if (c === 34 /* " */ || c === 39 /* ' */) {
     const key = quotedOnLine(t, at, eol);
     if (!key) return undefined; // open past its line: not a key (a wrapped value, or an error)
     node = key;
     end = node.end;
   } else {
-    if (c === ':' || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
+    if (c === 58 /* : */ || !plainStart(t, at, eol)) return undefined; // a key starting `:` is left to the library
     // One pass: the first `:` followed by a space or the line's end, unless a ` #` comment comes before it.
     end = -1;
     for (let i = at; i < eol; i++) {
@@ -111,7 +111,7 @@ export function readKey(t: string, at: number, eol: number): ScalarNode | undefi
     while (t.charCodeAt(end - 1) === 32) end--;
     node = plainScalar(t, at, end);
   }
-  if (t[end] !== ':' || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
+  if (end >= t.length || t.charCodeAt(end) !== 58 /* : */ || !(end + 1 === eol || t.charCodeAt(end + 1) === 32)) return undefined;
   if (typeof node.value !== 'string' || keyTooLong(t, at, end, MAX_KEY)) outside();
   if (node.value === '<<' && node.style === 'plain') outside(); // a merge key: model/safety.ts reports it
   return node;

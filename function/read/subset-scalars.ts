@@ -72,6 +72,27 @@ export class LineCursor {
   }
 }
 
+/**
+ * Offset of the first `---` marker line at or after `from` in a text that passed plainSubsetText (`---` at a
+ * line's start, then a space, a line break or the text's end), or -1. A search for `---`, not a multiline
+ * regular expression stepping through every character (#37).
+ */
+export function markerLine(t: string, from: number): number {
+  for (let i = t.indexOf('---', from); i >= 0; i = t.indexOf('---', i + 1)) {
+    if (i > 0 && t.charCodeAt(i - 1) !== 10) continue;
+    if (i + 3 >= t.length) return i;
+    const c = t.charCodeAt(i + 3);
+    if (c === 32 || c === 10) return i;
+  }
+  return -1;
+}
+
+/** Offset of the first line at or after `from` that starts with `s` (in a text whose only line break is `\n`), or -1. */
+export function lineStarting(t: string, s: string, from: number): number {
+  for (let i = t.indexOf(s, from); i >= 0; i = t.indexOf(s, i + 1)) if (i === 0 || t.charCodeAt(i - 1) === 10) return i;
+  return -1;
+}
+
 /** `-` at `at` followed by a space or the end of its line: a block list entry. */
 export function isBlockDash(t: string, at: number, end: number): boolean {
   if (t.charCodeAt(at) !== 45) return false; // char codes, not one-character strings: asked of every content line (#37)
@@ -146,7 +167,7 @@ const ENDS_FLOW_PLAIN = asciiTable(' ,[]{}');
 const MAYBE_TYPED = asciiTable('~nNtTfF0123456789+-.');
 
 /**
- * Plain texts already resolved to a primitive (`name`, `true`, `8080` recur in every manifest), so the tags'
+ * Plain texts already resolved to a primitive (`true`, `8080`, `team-1` recur in every manifest), so the tags'
  * tests run once per distinct text; bounded, so a stream of distinct values cannot grow it without end.
  */
 const RESOLVED = new Map<string, ScalarValue>();
@@ -155,15 +176,23 @@ const MAX_RESOLVED = 4096;
 /** The scalar for the plain text [at, end): resolved by the schema's tags, as the yaml library does. */
 export function plainScalar(t: string, at: number, end: number): ScalarNode {
   const source = t.slice(at, end);
-  const first = t.charCodeAt(at);
-  if (at >= end || (first < 128 && MAYBE_TYPED[first] === 1)) {
-    const known = RESOLVED.get(source);
-    if (known !== undefined) return new ScalarNode(known, 'plain', at, end);
-    const value = resolvePlain(source);
-    if (RESOLVED.size < MAX_RESOLVED && (value === null || typeof value !== 'object')) RESOLVED.set(source, value);
-    return new ScalarNode(value, 'plain', at, end);
-  }
-  return new ScalarNode(source, 'plain', at, end);
+  if (at < end && !maybeTyped(t.charCodeAt(at), end - at)) return new ScalarNode(source, 'plain', at, end);
+  const known = RESOLVED.get(source);
+  if (known !== undefined) return new ScalarNode(known, 'plain', at, end);
+  const value = resolvePlain(source);
+  if (RESOLVED.size < MAX_RESOLVED && (value === null || typeof value !== 'object')) RESOLVED.set(source, value);
+  return new ScalarNode(value, 'plain', at, end);
+}
+
+/**
+ * Whether a plain text of `length` characters starting with char code `first` may be anything but a string in
+ * the core schema. A letter starts only `null`, `true`, `false` in their three spellings, four or five letters
+ * long: most keys and names (`name`, `namespace`, `template`) are strings by their first letter and length,
+ * without a lookup (#37).
+ */
+function maybeTyped(first: number, length: number): boolean {
+  if (first >= 128 || MAYBE_TYPED[first] !== 1) return false;
+  return first < 65 || first === 126 || length === 4 || length === 5; // a digit, a sign, `.` or `~`; else a letter
 }
 
 function resolvePlain(source: string): ScalarValue {

@@ -13,7 +13,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, isBlockDash, lineEnd, LineCursor, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, lineStarting, markerLine, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { Building, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
@@ -29,9 +29,6 @@ export interface SubsetDoc {
 
 // Characters that send a stream to the yaml library: tab, CR, controls, C1, BOM, line/paragraph separators.
 const UNUSUAL_CHAR = /[\x00-\x09\x0B-\x1F\x7F-\x9F\uFEFF\u2028\u2029]/;
-// Lines the subset does not split on by itself: directives, document end markers, `---` glued to text.
-const UNUSUAL_LINE = /^(?:%|\.\.\.|---[^ \n])/m;
-const MARKER = /^---(?= |\n|$)/gm;
 
 /**
  * The documents of `text`, or undefined when any part of it is outside the subset. `checked`: the caller found
@@ -49,7 +46,21 @@ export function readSubsetStream(text: string, checked = false): SubsetDoc[] | u
 
 /** Whether `text` holds nothing that sends a stream to the yaml library by itself (checked once per text). */
 export function plainSubsetText(text: string): boolean {
-  return !UNUSUAL_CHAR.test(text) && !UNUSUAL_LINE.test(text);
+  return !UNUSUAL_CHAR.test(text) && !unusualLine(text);
+}
+
+/**
+ * Whether a line the subset does not split on by itself starts in `text` (which holds no line break but `\n`):
+ * a directive, a document end marker, `---` glued to text. Searches for each, not a multiline regular
+ * expression stepping through every character (#37).
+ */
+function unusualLine(t: string): boolean {
+  if (lineStarting(t, '%', 0) >= 0 || lineStarting(t, '...', 0) >= 0) return true;
+  for (let i = lineStarting(t, '---', 0); i >= 0; i = lineStarting(t, '---', i + 1)) {
+    const c = i + 3 < t.length ? t.charCodeAt(i + 3) : 32;
+    if (c !== 32 && c !== 10) return true;
+  }
+  return false;
 }
 
 /**
@@ -94,7 +105,7 @@ class Reader {
 
   stream(): SubsetDoc[] {
     const markers: number[] = [];
-    for (const m of this.text.matchAll(MARKER)) markers.push(m.index);
+    for (let m = markerLine(this.text, 0); m >= 0; m = markerLine(this.text, m + 3)) markers.push(m);
     const docs: SubsetDoc[] = [];
     // Text before the first marker is a document of its own when it holds content; comments alone belong
     // to the first marked document (as the yaml library reads them).
@@ -272,6 +283,12 @@ class Reader {
       node = readFlow(t, at, eol, depth + 1, this.building);
     } else {
       node = plainValue(t, at, eol);
+      // Only a line below, past blank and comment lines, indented deeper than the collection may continue a plain
+      // value: found with the next content line, which is sought anyway, not looked at twice (#37).
+      if (!this.nextContent(eol + 1) || this.line.indent <= indent) {
+        restOfLine(t, node.end, eol);
+        return node;
+      }
       node = foldedPlain(t, node, indent, this.end);
       eol = this.lineEnd(node.end);
     }
@@ -296,3 +313,7 @@ class Reader {
   }
 }
 keepLayout(new Reader(''));
+// A tree of every node class the reader builds, and every kind of scalar value, made as the reader makes them and
+// kept: the optimized code of the reader and of the stages reading its trees stays valid across a full
+// collection that comes between two documents, when no other tree is alive (read/layouts.ts).
+keepLayout(readSubsetStream('a: 1\nb: x\nc: [1, {d: null}]\ne:\n  # c\n  - f: true\n    g: |\n      h\n  - "i"\n')!);
