@@ -7,6 +7,7 @@ import type { Resolution, SourceUse } from '../model/dependencies.ts';
 import type { SourceEntries } from '../model/object.ts';
 import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
+import { Slabs } from '../model/slabs.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
 export class KeyBudgetSpent extends Error {
@@ -46,9 +47,6 @@ class ManySelections {
   all = false;
 }
 
-/** Room for 2,048 SHA-256 digests a slab. */
-const SLAB_BYTES = 64 * 1024;
-
 /** Past this many selections of one source, a list search gives way to a map (one large source read many ways). */
 const LIST_MAX = 8;
 
@@ -67,8 +65,8 @@ export class SharedDigests {
    */
   private readonly selections = new Map<string, Shared | ManySelections>();
   private readonly perKey = new Map<string, string>();
-  private slab = Buffer.alloc(0);
-  private slabAt = 0;
+  /** The selections' digests, kept until apply ends: views of slabs they share, not buffers of their own (#37). */
+  private readonly kept = new Slabs();
   constructor(
     private readonly hasher: Hasher,
     private readonly limit: number,
@@ -122,7 +120,7 @@ export class SharedDigests {
     // A source's first selection costs what reading it did (linear in the input): only further ones count.
     if (viewed) this.spend(input.keys.length);
     const list = held instanceof ManySelections ? undefined : held;
-    const shared: Shared = { dataOnly, oneKey, key, digest: this.keep(sourceDigest(this.hasher, input)), rows: undefined, next: list };
+    const shared: Shared = { dataOnly, oneKey, key, digest: this.kept.copy(sourceDigest(this.hasher, input)), rows: undefined, next: list };
     if (held instanceof ManySelections) addMany(held, shared);
     else if (count < LIST_MAX) this.selections.set(use.id, shared);
     else {
@@ -149,21 +147,6 @@ export class SharedDigests {
       row.digest = digest;
     }
     return rows;
-  }
-
-  /**
-   * A digest kept until apply ends, copied into a slab the run's kept digests share: a view each, not a buffer
-   * of its own with its own backing store, for the collector to copy and to track (#37).
-   */
-  private keep(digest: Buffer): Buffer {
-    if (this.slabAt + digest.length > this.slab.length) {
-      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, digest.length));
-      this.slabAt = 0;
-    }
-    digest.copy(this.slab, this.slabAt);
-    const kept = this.slab.subarray(this.slabAt, this.slabAt + digest.length);
-    this.slabAt += digest.length;
-    return kept;
   }
 
   private spend(keys: number): void {
