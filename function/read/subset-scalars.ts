@@ -78,8 +78,7 @@ export class LineCursor {
  * regular expression stepping through every character (#37).
  */
 export function markerLine(t: string, from: number): number {
-  for (let i = t.indexOf('---', from); i >= 0; i = t.indexOf('---', i + 1)) {
-    if (i > 0 && t.charCodeAt(i - 1) !== 10) continue;
+  for (let i = lineStarting(t, '---', from); i >= 0; i = lineStarting(t, '---', i + 1)) {
     if (i + 3 >= t.length) return i;
     const c = t.charCodeAt(i + 3);
     if (c === 32 || c === 10) return i;
