@@ -5,10 +5,9 @@ import { parentPort, type TransferListItem, workerData } from 'node:worker_threa
 import { runCli } from './cli/run-cli.ts';
 import { collectGarbage } from './process/collect-garbage.ts';
 import { onChild } from './process/exec.ts';
+import { handInParts } from './process/output-parts.ts';
 import type { Io } from './process/io.ts';
 import { reportError } from './process/report-error.ts';
-
-const utf8 = new TextEncoder();
 
 /** What main.ts hands the worker. */
 export interface WorkerStart {
@@ -68,31 +67,13 @@ export async function runWorker(): Promise<void> {
       return bytes;
     },
     async writeStdout(text) {
-      // Encoded here a part at a time into one buffer, which moves to main.ts to be written and comes back with
-      // `written`: the whole output encoded at once was a second copy of it at the run's peak (25 MiB at 50k
-      // objects, #37), and parts left to main.ts's collector would have stayed until its next collection. The
-      // pieces are encoded one by one, never joined (Io.OutputText); they are cut where the text's structure is
-      // (between documents, around a stamp's insert), never inside a character.
-      let buffer = new ArrayBuffer(OUTPUT_PART);
-      let filled = 0;
-      const hand = async (more: boolean): Promise<void> => {
+      // Each part moves to main.ts to be written and its buffer comes back with `written` (process/output-parts.ts).
+      await handInParts(text, async (bytes, buffer, more) => {
         const reply = answer('written');
-        post({ kind: 'stdout', bytes: new Uint8Array(buffer, 0, filled), ...(more ? { more: true } : {}) }, [buffer]);
+        post({ kind: 'stdout', bytes, ...(more ? { more: true } : {}) }, [buffer]);
         const back = (await reply).bytes?.buffer;
-        buffer = back instanceof ArrayBuffer ? back : new ArrayBuffer(OUTPUT_PART);
-        filled = 0;
-      };
-      for (const whole of typeof text === 'string' ? [text] : text) {
-        let piece = whole;
-        for (;;) {
-          const { read, written } = utf8.encodeInto(piece, new Uint8Array(buffer, filled));
-          filled += written;
-          if (read === piece.length) break;
-          piece = piece.slice(read);
-          await hand(true);
-        }
-      }
-      await hand(false);
+        return back instanceof ArrayBuffer ? back : undefined;
+      });
     },
     writeStderr: (text) => post({ kind: 'stderr', text }),
     ...(start.argv.includes('--debug') ? { trace: (phase: string) => post({ kind: 'stderr', text: `rollstamp: debug: ${phase}\n` }) } : {}),
@@ -112,6 +93,3 @@ export async function runWorker(): Promise<void> {
   }
   post({ kind: 'done', exitCode });
 }
-
-/** Bytes of output encoded and handed to main.ts at a time (encodeInto never splits a character). */
-const OUTPUT_PART = 4 * 1024 * 1024;

@@ -41,7 +41,7 @@ export function explanationOf(targets: readonly TargetReport[], results: readonl
 
 /**
  * The report as JSON (two-space indent), ending in a newline: the text of `JSON.stringify(explanationOf(…), null, 2)`,
- * as pieces made while they are written, a target, a wouldChange entry or a result at a time (json-pieces.ts, #37).
+ * as pieces made a target, a wouldChange entry or a result at a time, never one string (json-pieces.ts, #37).
  */
 export function* explanationJson(targets: readonly TargetReport[], results: readonly Result[], kagent1x?: Kagent1xReport): Generator<string> {
   // Overwriting a member keeps its place, so the members keep explanationOf's order.

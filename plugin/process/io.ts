@@ -2,8 +2,9 @@
 
 /**
  * What a command writes to standard output: its text, or the pieces of it in order (a stamped stream is slices of
- * its input, which are not joined into a copy to be written; explain's JSON is made a target at a time while it is
- * written, #37). Iterated once, after the whole run succeeded.
+ * its input, which are not joined into a copy to be written; explain's JSON is made a target at a time, #37).
+ * Iterated once, after the whole run succeeded, and every piece made before the first byte is written: an output
+ * that fails while it is made writes nothing.
  */
 export type OutputText = string | Iterable<string>;
 
