@@ -2,12 +2,13 @@
 // pipeline pays on every run. Whole processes on the synthetic bundle at 3 and 300 objects, interleaved with the
 // floor (a node process that reads stdin and writes it back), and the targets printed with PASS or MISS:
 // - a 3-object render ≤ 1.25 × the floor and a 300-object render ≤ 1.6 × the floor, in CPU time (user +
-//   system, all threads) and, where valgrind is installed, in instructions of the whole process (callgrind, with
-//   node's --single-threaded: repeatable on a loaded machine; --no-instructions leaves them out, they take about
-//   15 s a run);
+//   system, all threads) and, where valgrind is installed, in instructions of the whole process as node runs it,
+//   every thread (callgrind: the median of its rounds, with their range; --no-instructions leaves them out, they
+//   take about 15 s a run);
 // - a 300-object render's peak RSS ≤ 64 MiB;
 // - `rollstamp --version` within `node -e 0` + 10 ms of wall time.
-// `--rounds N` (default 15; instructions: `--instruction-rounds N`, default 3), `--json FILE`, `--bundle FILE`.
+// `--rounds N` (default 15; instructions: `--instruction-rounds N`, default 3), `--json FILE`, `--bundle FILE`,
+// `--single-threaded` (count node --single-threaded, as the bench did from 2026-12-06 to 2026-12-07: see below).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { asResourceList, asStream, bundleDocuments } from './generate-bundle.ts'
 import { measureProcess, median, type ProcessSample } from './measure-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, 'instruction-rounds': { type: 'string', default: '3' }, 'no-instructions': { type: 'boolean', default: false }, json: { type: 'string' }, bundle: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' }, 'instruction-rounds': { type: 'string', default: '3' }, 'no-instructions': { type: 'boolean', default: false }, 'single-threaded': { type: 'boolean', default: false }, json: { type: 'string' }, bundle: { type: 'string' } } });
 const BUNDLE = values.bundle ?? join(ROOT, 'dist/rollstamp.js');
 const FLOOR = join(ROOT, 'bench/floor.mjs');
 const rounds = Number(values.rounds);
@@ -53,11 +54,15 @@ const run = (c: Case): Sample => measureProcess({ ...c, cwd: c.cwd ?? ROOT }, wo
  */
 const UNDER_CALLGRIND = { ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '3600' };
 /**
- * node's --single-threaded: V8 compiles and collects on the process's own thread instead of helper threads, whose
- * share of the work (and so the count) moves with the machine's load; three runs of one build then agree within
- * a few M instructions instead of a few hundred M at 300 objects. Every case, the floor too, runs so.
+ * Counted as node runs, with no V8 flag: a flag changes V8's flag hash, and node then rejects the code cache of its
+ * own built-in modules and compiles every one the process loads from source. Under node --single-threaded (the
+ * bench's way from 2026-12-06 to 2026-12-07, chosen because it makes the count repeatable to a few M) the floor
+ * counted about 178 M instead of about 117, a 3-object `stamp -` about 355 instead of about 290, so every ratio
+ * came out lower than what a user's process executes (2.0 × instead of 2.5 × at 3 objects, 4.9 × instead of 7.2 ×
+ * at 300; docs/performance.md, "What the instruction counts had left out"). Without it a count moves by a few %
+ * with the machine's load (helper threads), so the table prints each median with its range.
  */
-const NODE_UNDER_CALLGRIND = ['--single-threaded'];
+const NODE_UNDER_CALLGRIND = values['single-threaded'] ? ['--single-threaded'] : [];
 
 function instructions(c: Case): number {
   const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...NODE_UNDER_CALLGRIND, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...UNDER_CALLGRIND, ...c.env }, maxBuffer: 2 ** 28 });
@@ -101,13 +106,15 @@ interface Row {
   wallMs: number;
   rssMiB: number;
   instructions?: number;
+  /** The lowest and highest count of the callgrind rounds. */
+  instructionRange?: [number, number];
   instructionRatio?: number;
 }
 const rows: Row[] = cases.map((c) => {
   const s = samples.get(c.name)!;
   const cpu = median(s.map((x) => x.cpuSeconds));
   const ins = counted.get(c.name);
-  const row: Row = { name: c.name, cpuSeconds: cpu, wallMs: median(s.map((x) => x.wallMs)), rssMiB: Math.max(...s.map((x) => x.rssMiB)), ...(ins ? { instructions: median(ins) } : {}) };
+  const row: Row = { name: c.name, cpuSeconds: cpu, wallMs: median(s.map((x) => x.wallMs)), rssMiB: Math.max(...s.map((x) => x.rssMiB)), ...(ins ? { instructions: median(ins), instructionRange: [Math.min(...ins), Math.max(...ins)] as [number, number] } : {}) };
   if (c.floor) {
     row.cpuRatio = cpu / median(samples.get(c.floor)!.map((x) => x.cpuSeconds));
     const floorIns = counted.get(c.floor);
@@ -138,11 +145,11 @@ targets.push({ what: 'rollstamp --version: wall − node -e 0', measured: `${sta
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined ? '—' : n.toFixed(digits));
 const lines = [
-  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions, node --single-threaded)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
+  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions of every thread, node ${NODE_UNDER_CALLGRIND.length ? NODE_UNDER_CALLGRIND.join(' ') : 'with no V8 flag'}; the range in brackets)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
   '',
   '| case | CPU s | CPU × floor | M instructions | instructions × floor | wall ms | peak RSS MiB |',
   '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${fmt(r.cpuSeconds, 3)} | ${fmt(r.cpuRatio)} | ${r.instructions === undefined ? '—' : (r.instructions / 1e6).toFixed(0)} | ${fmt(r.instructionRatio)} | ${r.wallMs.toFixed(0)} | ${r.rssMiB.toFixed(1)} |`),
+  ...rows.map((r) => `| ${r.name} | ${fmt(r.cpuSeconds, 3)} | ${fmt(r.cpuRatio)} | ${r.instructions === undefined ? '—' : `${(r.instructions / 1e6).toFixed(0)} (${r.instructionRange!.map((n) => (n / 1e6).toFixed(0)).join('–')})`} | ${fmt(r.instructionRatio)} | ${r.wallMs.toFixed(0)} | ${r.rssMiB.toFixed(1)} |`),
   '',
   '| target | measured | goal | |',
   '|---|---:|---|---|',
@@ -151,5 +158,5 @@ const lines = [
   `${targets.filter((t) => t.verdict === 'PASS').length} PASS, ${targets.filter((t) => t.verdict === 'MISS').length} MISS. generate renders a plain directory here; with kustomize or helm it keeps its worker thread.`,
 ];
 console.log(lines.join('\n'));
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, rounds, instructionRounds: withInstructions ? instructionRounds : 0, rows, targets }, null, 2)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, rounds, instructionRounds: withInstructions ? instructionRounds : 0, nodeUnderCallgrind: NODE_UNDER_CALLGRIND, rows, targets }, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });

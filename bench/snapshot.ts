@@ -1,5 +1,6 @@
 // `npm run bench:snapshot [-- --node PATH]`: what a V8 startup snapshot of the CLI saves a render (#37), in
-// instructions of the whole process (callgrind, node --single-threaded: repeatable on a loaded machine). In a temp
+// instructions of the whole process as node runs it, every thread (callgrind; `--single-threaded` counts under that
+// flag, as this bench did until 2026-12-07: it makes node reject its built-ins' code cache, bench/render.ts). In a temp
 // copy of dist/ it builds the blob with that node (build-snapshot.mjs) and, on node 22.1 and later, a code cache
 // as the image's build warms it; then it counts `stamp`, `fn` and `generate` at 3 and 300 objects, interleaved with
 // the floor, three ways: the bundle alone, the bundle with the code cache, the blob. Every blob run's output must
@@ -15,7 +16,9 @@ import { asResourceList, asStream, bundleDocuments } from './generate-bundle.ts'
 import { median } from './measure-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { node: { type: 'string' }, rounds: { type: 'string', default: '3' }, sizes: { type: 'string', default: '3,300' }, json: { type: 'string' }, 'no-plain': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { node: { type: 'string' }, rounds: { type: 'string', default: '3' }, sizes: { type: 'string', default: '3,300' }, json: { type: 'string' }, 'no-plain': { type: 'boolean', default: false }, 'single-threaded': { type: 'boolean', default: false } } });
+/** node's V8 flags for every run, the blob's making too: none, unless --single-threaded. */
+const NODE_FLAGS = values['single-threaded'] ? ['--single-threaded'] : [];
 const NODE = values.node ?? process.execPath;
 const rounds = Number(values.rounds);
 const sizes = values.sizes.split(',').map(Number);
@@ -25,8 +28,8 @@ const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim
 
 // The install as the image lays it out: dist/ with the blob beside it, and a code cache where node keeps one.
 cpSync(join(ROOT, 'dist'), app, { recursive: true });
-// Made under the flag the runs are counted with: node 20 refuses a blob under V8 flags other than its own.
-const built = spawnSync(NODE, ['--single-threaded', join(ROOT, 'build-snapshot.mjs'), '--fixed-flags', app], { encoding: 'utf8' });
+// Made under the flags the runs are counted with: node 20 refuses a blob under V8 flags other than its own.
+const built = spawnSync(NODE, [...NODE_FLAGS, join(ROOT, 'build-snapshot.mjs'), '--fixed-flags', app], { encoding: 'utf8' });
 if (built.status !== 0) throw new Error(`build-snapshot.mjs failed: ${built.stderr}`);
 const BLOB = join(app, 'rollstamp.blob');
 
@@ -76,7 +79,7 @@ for (const size of sizes) {
 /** One process: its stdout, and its instruction count when `count`. */
 function runOnce(argv: string[], c: Omit<Case, 'name' | 'args' | 'size'>, count: boolean): { stdout: Buffer; instructions?: number } {
   const cmd = count ? 'valgrind' : NODE;
-  const args = count ? ['--tool=callgrind', '--callgrind-out-file=/dev/null', NODE, '--single-threaded', ...argv] : ['--single-threaded', ...argv];
+  const args = count ? ['--tool=callgrind', '--callgrind-out-file=/dev/null', NODE, ...NODE_FLAGS, ...argv] : [...NODE_FLAGS, ...argv];
   const r = spawnSync(cmd, args, { cwd: c.cwd, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...c.env }, maxBuffer: 2 ** 28 });
   const m = /Collected : (\d+)/.exec(r.stderr.toString());
   if (r.status !== 0 || (count && !m)) throw new Error(`node ${argv.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr.toString().slice(-300)}`);
@@ -112,7 +115,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}
 const baseline = canCache ? 'bundle + code cache' : 'bundle';
 console.log(
   [
-    `rollstamp startup-snapshot benchmark — ${machine}; medians of ${rounds} callgrind rounds (M instructions, × the floor of the same size); the snapshot's output byte-identical to the bundle's on ${identical.length} cases`,
+    `rollstamp startup-snapshot benchmark — ${machine}; medians of ${rounds} callgrind rounds (M instructions of every thread, node ${NODE_FLAGS.length ? NODE_FLAGS.join(' ') : 'with no V8 flag'}; × the floor of the same size); the snapshot's output byte-identical to the bundle's on ${identical.length} cases`,
     '',
     `| case | floor | ${ways.map((w) => w.name).join(' | ')} | snapshot vs ${baseline} |`,
     `|---|---:|${ways.map(() => '---:|').join('')}---:|`,
@@ -123,5 +126,5 @@ console.log(
     }),
   ].join('\n'),
 );
-if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, node: version, rounds, samples: Object.fromEntries(counts), rows }, null, 2)}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify({ machine, node: version, rounds, nodeFlags: NODE_FLAGS, samples: Object.fromEntries(counts), rows }, null, 2)}\n`);
 if (existsSync(work)) rmSync(work, { recursive: true, force: true });
