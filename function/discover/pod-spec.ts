@@ -5,6 +5,7 @@
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
 import { child, formatPath, isMapNode, isNullish } from '../model/nodes.ts';
+import { fieldPath } from './field-paths.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
 import type { MapNode, SeqNode } from '../model/nodes.ts';
@@ -256,7 +257,7 @@ function objectRef(node: unknown, at: Walk, cls: SourceClass, nameField: 'name' 
     at.pop();
     return undefined;
   }
-  return { cls, namespace: '', name, keys, optional, field: formatPath(at) };
+  return { cls, namespace: '', name, keys, optional, field: fieldPath(at) };
 }
 
 /** The keys a volume's or projected source's `items` list, at `at`. */
