@@ -24,7 +24,8 @@ export function textEditPieces(text: string, base: number, edits: readonly TextE
   // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
   const parts: string[] = [];
   let at = 0;
-  for (const edit of [...edits].sort((a, b) => a.offset - b.offset)) {
+  // One edit, the usual stamp: no sorted copy (#37).
+  for (const edit of edits.length === 1 ? edits : [...edits].sort((a, b) => a.offset - b.offset)) {
     const from = edit.offset - base;
     const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
     parts.push(text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert, keep);
