@@ -13,6 +13,7 @@ import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeRea
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
+import { mapAt, ROOT_PATH } from '../model/map-at.ts';
 import type { Target } from '../model/target.ts';
 import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
@@ -163,7 +164,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
   const delegated = row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path)) ? row.delegate.path : undefined;
-  const required = delegated ? undefined : reader.mapIn(obj.item.node, [], row.required);
+  const required = delegated ? undefined : mapAt(obj.item.node, ROOT_PATH, row.required, reader);
   if (results.length > before) return undefined;
   if (!required && !delegated) {
     results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));
