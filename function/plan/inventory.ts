@@ -100,8 +100,8 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
   const node = item.node;
   const apiVersion = stringValue(child(node, 'apiVersion'));
   const kind = stringValue(child(node, 'kind'));
-  const fileSubject: Subject = item.file ? { file: item.file } : {};
   if (apiVersion === undefined || kind === undefined || apiVersion === '' || kind === '') {
+    const fileSubject: Subject = item.file ? { file: item.file } : {};
     results.push(errorResult('INVALID_OBJECT', 'not a Kubernetes object: apiVersion and kind must be strings', fileSubject));
     return undefined;
   }
@@ -147,8 +147,11 @@ const NO_PROBLEMS: readonly Result[] = Object.freeze([]);
 /** metadata.uid when a render carries it (kagent 1.x counts a recreated ConfigMap or object, #35). */
 function uidOf(meta: MapNode | undefined): { uid?: string } {
   const uid = meta ? stringValue(child(meta, 'uid')) : undefined;
-  return uid ? { uid } : {};
+  return uid ? { uid } : NO_UID;
 }
+
+/** What an object without a uid spreads in: nothing, from one object (#37). */
+const NO_UID: { uid?: string } = Object.freeze({});
 
 /** Labels or annotations of an object that has none: one map for all of them (most Secrets have neither). */
 const NONE: ReadonlyMap<string, string> = new Map();
