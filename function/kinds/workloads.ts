@@ -43,6 +43,15 @@ function builtInRows(group: string, kind: string): WorkloadRow[] | undefined {
 /** Whether a row reads objects of this apiVersion (`group/version`, or `version` for the core group). */
 const readsVersion = (row: WorkloadRow, apiVersion: string): boolean => row.versions === undefined || row.versions.includes(apiVersion.slice(apiVersion.indexOf('/') + 1));
 
+/** Whether every row reads this apiVersion (a loop: `every` made a closure per look-up, #37). */
+function allReadVersion(rows: readonly WorkloadRow[], apiVersion: string): boolean {
+  for (let i = 0; i < rows.length; i++) if (!readsVersion(rows[i]!, apiVersion)) return false;
+  return true;
+}
+
+/** No rows: one list for every object of a kind without a pod spec (most objects), never written to. */
+const NO_ROWS: readonly WorkloadRow[] = Object.freeze([]);
+
 /** The (first) built-in row of a group and kind, whatever the version (a declared row may not take its place). */
 export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => builtInRows(group, kind)?.[0];
 
@@ -54,10 +63,10 @@ export const builtInRow = (group: string, kind: string): WorkloadRow | undefined
 export function workloadRowsOf(obj: KObject, config: Config): readonly WorkloadRow[] {
   const builtIn = builtInRows(obj.group, obj.kind);
   // The rows themselves when all read the version (no copy per look-up), else those that do.
-  if (builtIn) return builtIn.every((r) => readsVersion(r, obj.apiVersion)) ? builtIn : builtIn.filter((r) => readsVersion(r, obj.apiVersion));
-  if (!config.kinds) return [];
+  if (builtIn) return allReadVersion(builtIn, obj.apiVersion) ? builtIn : builtIn.filter((r) => readsVersion(r, obj.apiVersion));
+  if (!config.kinds) return NO_ROWS;
   const declared = declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
-  return declared ? [declared] : [];
+  return declared ? [declared] : NO_ROWS;
 }
 
 const DECLARED = new WeakMap<readonly WorkloadRow[], Map<string, WorkloadRow[]>>();
