@@ -19,43 +19,34 @@ import { resolveYaml11 } from './yaml11.ts';
 export function planStampEdit(root: MapNode, site: StampSite, key: string): EditPlan | undefined {
   const plan = site.kind === 'env' ? planEnvEdit(root, site.path) : planAnnotationEdit(root, site.path, key);
   if (plan) {
-    const maps = mapsOnPath(root, site.path);
-    const window = editWindow(maps, plan);
-    maps.length = 0;
+    const window = editWindow(root, site.path, plan);
     if (window) plan.window = window;
   }
   return plan;
 }
 
-/** mapsOnPath's list, one for every plan: it is read there and then, and emptied (#37). */
-const MAPS: MapNode[] = [];
-
-/** The maps the path goes through below the root, outermost first (as far as they are maps), in MAPS. */
-function mapsOnPath(root: MapNode, path: readonly string[]): MapNode[] {
-  const maps = MAPS;
-  maps.length = 0;
+/**
+ * The innermost block map on the path (never the root: the whole document is read back then anyway) that
+ * holds the whole edit, from the start of its first key's line; the writer checks that only spaces come
+ * before that key on its line (a map that is a list entry starts after `- `). The maps are walked outermost
+ * first, the last that holds the edit kept: no list of them per plan (#37).
+ */
+function editWindow(root: MapNode, path: readonly string[], plan: EditPlan): EditWindow | undefined {
+  let holder: MapNode | undefined;
+  let holderStart = 0;
   let map = root;
   for (const key of path) {
     const next = child(map, key);
     if (!isMapNode(next)) break;
-    maps.push((map = next));
-  }
-  return maps;
-}
-
-/**
- * The innermost block map on the path (never the root: the whole document is read back then anyway) that
- * holds the whole edit, from the start of its first key's line; the writer checks that only spaces come
- * before that key on its line (a map that is a list entry starts after `- `).
- */
-function editWindow(maps: readonly MapNode[], plan: EditPlan): EditWindow | undefined {
-  for (let i = maps.length - 1; i >= 0; i--) {
-    const map = maps[i]!;
+    map = next;
     const start = keyOffset(map);
     if (start === undefined) continue;
-    if (start - map.indent <= plan.offset && plan.offset + plan.remove <= map.end) return { start, end: map.end, indent: map.indent };
+    if (start - map.indent <= plan.offset && plan.offset + plan.remove <= map.end) {
+      holder = map;
+      holderStart = start;
+    }
   }
-  return undefined;
+  return holder ? { start: holderStart, end: holder.end, indent: holder.indent } : undefined;
 }
 
 function planEnvEdit(root: MapNode, path: readonly string[]): EditPlan | undefined {
