@@ -54,12 +54,15 @@ export function indexObject(index: SourceIndex, item: Item, position: number, co
 function releaseTree(obj: KObject): void {
   const results: Result[] = [];
   obj.decoded = { entries: decodeSourceObject(obj, results), results };
-  Object.defineProperty(obj, 'item', {
-    get(): never {
-      throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
-    },
-  });
+  Object.defineProperty(obj, 'item', RELEASED_ITEM);
 }
+
+/** The item of a decoded Secret or ConfigMap: one getter for all of them, not a function made per object (#37). */
+const RELEASED_ITEM: PropertyDescriptor = Object.freeze({
+  get(): never {
+    throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
+  },
+});
 
 /** What a scanned object has instead of an item: nothing reads it (its entries are all resolving reads of it). */
 const NO_ITEM: Item = Object.freeze({
