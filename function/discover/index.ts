@@ -21,58 +21,80 @@ export function discoverDependencies(obj: KObject, found: FoundRefs, results: Re
 const NO_KEYS: ReadonlyMap<string, KeyUse> = new Map();
 
 /** A use while its references are merged: its key map is made when a reference first names a key. */
-type MergingUse = Omit<SourceUse, 'keys'> & { keys?: Map<string, KeyUse> };
+type MergingUse = Omit<SourceUse, 'keys'> & { keys: Map<string, KeyUse> };
 
 /**
  * Merges references to the same object: keys union, whole if any is whole, optional only if all are.
  * - A plan keeps every target's uses to the end of the run (#37): a use that names no key shares one empty map.
  *   (What the plan keeps of `fields` is SharedStrings' copy, an array of its own length: plan/shared-strings.ts.)
+ * - Each use is made once, as the literal it is returned as, and its id only when no use so far names its object:
+ *   a copy of every use and an id per reference were a fifth of what merging allocated (#37).
  */
 export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[] {
   // A target names a few sources: they are searched in a list, and only a long one is also kept in a map
   // (a map per target, and its lookups, were a share of planning, #37).
   const uses: MergingUse[] = [];
   let byId: Map<string, MergingUse> | undefined;
-  for (const ref of refs) {
+  for (let r = 0; r < refs.length; r++) {
+    const ref = refs[r]!;
     const namespace = ref.namespace || obj.namespace;
-    const id = sourceId(ref.cls, namespace, ref.name);
-    let use = byId ? byId.get(id) : findUse(uses, id);
+    let use = byId ? undefined : findUse(uses, ref.cls, namespace, ref.name);
+    let made = false;
     if (!use) {
-      use = { id, cls: ref.cls, namespace, name: ref.name, whole: false, keys: undefined, optional: true, fields: [], requiredField: undefined, dataOnly: ref.dataOnly === true };
-      uses.push(use);
-      if (byId) byId.set(id, use);
-      else if (uses.length > SEARCHED_USES) byId = new Map(uses.map((u) => [u.id, u]));
+      // By id too: ids, not parts, say which uses are one (a `/` in a name can make two spellings of one id).
+      const id = sourceId(ref.cls, namespace, ref.name);
+      use = byId ? byId.get(id) : findId(uses, id);
+      if (!use) {
+        use = newUse(id, ref, namespace);
+        made = true;
+        uses.push(use);
+        if (byId) byId.set(id, use);
+        else if (uses.length > SEARCHED_USES) byId = new Map(uses.map((u) => [u.id, u]));
+      }
     }
-    use.dataOnly &&= ref.dataOnly === true;
+    if (!made) {
+      use.dataOnly &&= ref.dataOnly === true;
+      use.optional &&= ref.optional;
+      // Added to a use made optional: rare, and the only use that takes a second layout.
+      if (!ref.optional) use.requiredField ??= ref.field;
+      use.fields.push(ref.field);
+    }
     if (ref.keys === 'whole') use.whole = true;
     else for (const k of ref.keys) {
-      const keys = (use.keys ??= new Map());
-      const known = keys.get(k);
-      if (!known) keys.set(k, { optional: ref.optional, field: ref.field });
-      else if (known.optional && !ref.optional) keys.set(k, { optional: false, field: ref.field });
+      if (use.keys === NO_KEYS) use.keys = new Map();
+      const known = use.keys.get(k);
+      if (!known) use.keys.set(k, { optional: ref.optional, field: ref.field });
+      else if (known.optional && !ref.optional) use.keys.set(k, { optional: false, field: ref.field });
     }
-    use.optional &&= ref.optional;
-    if (!ref.optional) use.requiredField ??= ref.field;
-    use.fields.push(ref.field);
   }
-  return sortInByteOrder(uses.map(finishUse), idOf);
+  return sortInByteOrder(uses as SourceUse[], idOf);
+}
+
+/** The use of one reference, in the field order every use has (one hidden class, #37). */
+function newUse(id: string, ref: SourceRef, namespace: string): MergingUse {
+  const { cls, name, optional, field } = ref;
+  const dataOnly = ref.dataOnly === true;
+  // requiredField in the literal: added afterwards, it gave each use a property array of its own (#37).
+  return optional
+    ? { id, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly }
+    : { id, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly, requiredField: field };
 }
 
 /** The most uses searched in a list before a map of them is made. */
 const SEARCHED_USES = 8;
 
-function findUse(uses: readonly MergingUse[], id: string): MergingUse | undefined {
+function findId(uses: readonly MergingUse[], id: string): MergingUse | undefined {
   for (let i = 0; i < uses.length; i++) if (uses[i]!.id === id) return uses[i];
   return undefined;
 }
 
-const idOf = (use: SourceUse): string => use.id;
-
-/** The merged use, as a literal: objects made by spreading each got a hidden class of their own (#37). */
-function finishUse(merged: MergingUse): SourceUse {
-  const { id, cls, namespace, name, whole, keys, optional, fields, requiredField, dataOnly } = merged;
-  // requiredField in the literal too: added afterwards, it gave each use a property array of its own (#37).
-  return requiredField === undefined
-    ? { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true }
-    : { id, cls, namespace, name, whole, keys: keys ?? NO_KEYS, optional, fields, dataOnly: dataOnly === true, requiredField };
+/** The use naming this object, compared by its parts: the id is made only for a use not yet there. */
+function findUse(uses: readonly MergingUse[], cls: SourceRef['cls'], namespace: string, name: string): MergingUse | undefined {
+  for (let i = 0; i < uses.length; i++) {
+    const use = uses[i]!;
+    if (use.name === name && use.namespace === namespace && use.cls === cls) return use;
+  }
+  return undefined;
 }
+
+const idOf = (use: SourceUse): string => use.id;

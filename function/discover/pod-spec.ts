@@ -5,6 +5,8 @@
 // imagePullSecrets are pull-time credentials, not runtime inputs, so they never count.
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
 import { child, formatPath, isMapNode, isNullish } from '../model/nodes.ts';
+import { fieldPath } from './field-paths.ts';
+import { mapAt } from '../model/map-at.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
 import type { MapNode, SeqNode } from '../model/nodes.ts';
@@ -14,6 +16,7 @@ const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] 
 const KEY_REFS = [['secretKeyRef', 'Secret'], ['configMapKeyRef', 'ConfigMap']] as const;
 const ENV_FROM_REFS = [['secretRef', 'Secret'], ['configMapRef', 'ConfigMap']] as const;
 const PROJECTED_REFS = [['secret', 'Secret'], ['configMap', 'ConfigMap']] as const;
+const CSI_ATTRIBUTES = ['csi', 'volumeAttributes'] as const;
 
 // Where the walk is, as one array per walk: a segment is pushed on the way down and popped on the way back
 // (every function leaves `at` as it found it). NodeReader reads a path only to name a wrong value, there and
@@ -193,7 +196,7 @@ function volumeInto(volume: MapNode, at: Walk, reader: NodeReader, refs: SourceR
   const projectedNode = child(volume, 'projected');
   if (csi === undefined && projectedNode === undefined) return;
   // A Secrets Store CSI volume mounts what its SecretProviderClass fetches: the class stands for the files.
-  const attributes = reader.mapIn(volume, at, ['csi', 'volumeAttributes']);
+  const attributes = mapAt(volume, at, CSI_ATTRIBUTES, reader);
   if (attributes) {
     at.push('csi', 'volumeAttributes', 'secretProviderClass');
     const providerClass = reader.str(child(attributes, 'secretProviderClass'), at);
@@ -256,7 +259,7 @@ function objectRef(node: unknown, at: Walk, cls: SourceClass, nameField: 'name' 
     at.pop();
     return undefined;
   }
-  return { cls, namespace: '', name, keys, optional, field: formatPath(at) };
+  return { cls, namespace: '', name, keys, optional, field: fieldPath(at) };
 }
 
 /** The keys a volume's or projected source's `items` list, at `at`. */

@@ -2,6 +2,7 @@
 // declared under `spec.kinds`): its pod specs (`*` in a path stands for every item of a list), env and envFrom
 // lists outside a container, single-key Secret selectors, and the lists of names an operator mounts whole.
 import { envFromRefs, envRefs, keyRef, nameListRefs, podSpecRefsInto } from './pod-spec.ts';
+import { mapAt, ROOT_PATH } from '../model/map-at.ts';
 import { child, isSeqNode, type FieldPath, type MapNode, type NodeReader } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { KObject } from '../model/object.ts';
@@ -14,25 +15,28 @@ export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): Sou
   for (const path of row.podSpecs) {
     // A path without `*` names one pod spec: no list of them is made (the built-in rows' paths, #37).
     if (!path.includes('*')) {
-      const spec = reader.mapIn(root, [], path);
+      const spec = mapAt(root, ROOT_PATH, path, reader);
       if (spec) podSpecRefsInto(spec, path, reader, refs);
     } else for (const { spec, at } of podSpecsAt(root, path, reader)) podSpecRefsInto(spec, at, reader, refs);
   }
-  const list = (path: KeyPath) => {
-    const parent = reader.mapIn(root, [], path.slice(0, -1));
-    return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
-  };
-  for (const path of row.env ?? []) refs.push(...envRefs(list(path), path, reader));
-  for (const path of row.envFrom ?? []) refs.push(...envFromRefs(list(path), path, reader));
-  for (const path of row.keyRefs ?? []) {
+  // The lists below are absent from the built-in rows: no empty list made for each (#37).
+  if (row.env) for (const path of row.env) refs.push(...envRefs(listAt(root, path, reader), path, reader));
+  if (row.envFrom) for (const path of row.envFrom) refs.push(...envFromRefs(listAt(root, path, reader), path, reader));
+  if (row.keyRefs) for (const path of row.keyRefs) {
     const parent = reader.mapIn(root, [], path.slice(0, -1));
     const node = parent ? child(parent, path.at(-1)!) : undefined;
     const ref = node === undefined ? undefined : keyRef(node, path, 'Secret', reader);
     if (ref) refs.push(ref);
   }
-  for (const path of row.secretNames ?? []) refs.push(...nameListRefs(list(path), path, 'Secret', reader));
-  for (const path of row.configMapNames ?? []) refs.push(...nameListRefs(list(path), path, 'ConfigMap', reader));
+  if (row.secretNames) for (const path of row.secretNames) refs.push(...nameListRefs(listAt(root, path, reader), path, 'Secret', reader));
+  if (row.configMapNames) for (const path of row.configMapNames) refs.push(...nameListRefs(listAt(root, path, reader), path, 'ConfigMap', reader));
   return refs;
+}
+
+/** The list at `path` in the object, if its parent maps are there. */
+function listAt(root: MapNode, path: KeyPath, reader: NodeReader) {
+  const parent = reader.mapIn(root, [], path.slice(0, -1));
+  return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
 }
 
 /**

@@ -77,8 +77,13 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
   const objects = digestObjects(deps.objects, ctx, target.subject);
   const digests = objects.digests.length === 0 ? used.digests : [...used.digests, ...objects.digests];
   const hash = formatDigest(ctx.hasher, targetDigest(ctx.hasher, digests));
-  return targetReport(target, hash, [...used.reports, ...objects.reports], ctx.config);
+  // Without source reports (stamp, fn, generate) both lists are empty: one list for every target's report (#37).
+  const sources = used.reports.length === 0 && objects.reports.length === 0 ? NO_SOURCES : [...used.reports, ...objects.reports];
+  return targetReport(target, hash, sources, ctx.config);
 }
+
+/** A target's source reports when it has none, as `stamp` makes them: shared, never added to. */
+const NO_SOURCES: SourceReport[] = Object.freeze([]) as unknown as SourceReport[];
 
 /**
  * How many targets read each source through their own dependencies (ResolveContext.readers): the targets whose
@@ -117,7 +122,8 @@ type Digest = { id: string; digest: Buffer };
  *   uses are merged per source, so no later use of the target reads it again.
  */
 function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject, release: boolean): { reports: SourceReport[]; digests: Digest[] } {
-  const reports: SourceReport[] = [];
+  // Added to only with ctx.reports: without, one empty list serves every target (#37).
+  const reports: SourceReport[] = ctx.reports ? [] : NO_SOURCES;
   const digests: Digest[] = [];
   for (const use of uses) {
     ctx.deadline?.check('hashing'); // one use may digest a whole large source

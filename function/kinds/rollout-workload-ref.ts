@@ -27,9 +27,13 @@ const idOf = (group: string, kind: string, namespace: string, name: string): str
 /** The id under which a Rollout asks for this object, when workloadRef may name it. */
 // Asked twice of every object the planner reads (candidate, linkId): the object's kind is compared first, so only a
 // Deployment, ReplicaSet or PodTemplate builds a `group/Kind` key (#37).
-const REFERABLE_KINDS: ReadonlySet<string> = new Set([...REFERABLE.keys()].map((groupKind) => groupKind.slice(groupKind.indexOf('/') + 1)));
+// The group is compared as it is, too: a `group/Kind` key built for each Deployment was garbage (#37).
+const REFERABLE_GROUPS: ReadonlyMap<string, string> = new Map([...REFERABLE.keys()].map((groupKind) => {
+  const slash = groupKind.indexOf('/');
+  return [groupKind.slice(slash + 1), groupKind.slice(0, slash)];
+}));
 const referableId = (obj: KObject): string | undefined =>
-  REFERABLE_KINDS.has(obj.kind) && REFERABLE.has(`${obj.group}/${obj.kind}`) ? idOf(obj.group, obj.kind, obj.namespace, obj.name) : undefined;
+  REFERABLE_GROUPS.get(obj.kind) === obj.group ? idOf(obj.group, obj.kind, obj.namespace, obj.name) : undefined;
 
 /**
  * The waiting target of an opted-in Rollout whose `path` (its row's delegate field) names another object, or
@@ -58,6 +62,8 @@ export const rolloutWorkloadRefs: TargetKind = {
   local: false,
   linkId: referableId,
   candidate: (obj, wanted) => {
+    // No Rollout has asked for an object yet, as in most renders: no id to look up.
+    if (wanted.size === 0) return false;
     const id = referableId(obj);
     return id !== undefined && wanted.has(id);
   },

@@ -13,6 +13,7 @@ import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeRea
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
+import { mapAt, ROOT_PATH } from '../model/map-at.ts';
 import type { Target } from '../model/target.ts';
 import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
@@ -42,6 +43,15 @@ function builtInRows(group: string, kind: string): WorkloadRow[] | undefined {
 /** Whether a row reads objects of this apiVersion (`group/version`, or `version` for the core group). */
 const readsVersion = (row: WorkloadRow, apiVersion: string): boolean => row.versions === undefined || row.versions.includes(apiVersion.slice(apiVersion.indexOf('/') + 1));
 
+/** Whether every row reads this apiVersion (a loop: `every` made a closure per look-up, #37). */
+function allReadVersion(rows: readonly WorkloadRow[], apiVersion: string): boolean {
+  for (let i = 0; i < rows.length; i++) if (!readsVersion(rows[i]!, apiVersion)) return false;
+  return true;
+}
+
+/** No rows: one list for every object of a kind without a pod spec (most objects), never written to. */
+const NO_ROWS: readonly WorkloadRow[] = Object.freeze([]);
+
 /** The (first) built-in row of a group and kind, whatever the version (a declared row may not take its place). */
 export const builtInRow = (group: string, kind: string): WorkloadRow | undefined => builtInRows(group, kind)?.[0];
 
@@ -53,10 +63,10 @@ export const builtInRow = (group: string, kind: string): WorkloadRow | undefined
 export function workloadRowsOf(obj: KObject, config: Config): readonly WorkloadRow[] {
   const builtIn = builtInRows(obj.group, obj.kind);
   // The rows themselves when all read the version (no copy per look-up), else those that do.
-  if (builtIn) return builtIn.every((r) => readsVersion(r, obj.apiVersion)) ? builtIn : builtIn.filter((r) => readsVersion(r, obj.apiVersion));
-  if (!config.kinds) return [];
+  if (builtIn) return allReadVersion(builtIn, obj.apiVersion) ? builtIn : builtIn.filter((r) => readsVersion(r, obj.apiVersion));
+  if (!config.kinds) return NO_ROWS;
   const declared = declaredByKind(config.kinds).get(`${obj.group}/${obj.kind}`)?.find((r) => readsVersion(r, obj.apiVersion));
-  return declared ? [declared] : [];
+  return declared ? [declared] : NO_ROWS;
 }
 
 const DECLARED = new WeakMap<readonly WorkloadRow[], Map<string, WorkloadRow[]>>();
@@ -163,7 +173,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
   const delegated = row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path)) ? row.delegate.path : undefined;
-  const required = delegated ? undefined : reader.mapIn(obj.item.node, [], row.required);
+  const required = delegated ? undefined : mapAt(obj.item.node, ROOT_PATH, row.required, reader);
   if (results.length > before) return undefined;
   if (!required && !delegated) {
     results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));

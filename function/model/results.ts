@@ -94,10 +94,19 @@ export function result(
 ): Result {
   const out: Result = { message: printable(message), severity, tags: { code } };
   // A name with a format character is not a Kubernetes name; shown escaped, in every output (#21).
-  if (subject.ref) out.resourceRef = Object.values(subject.ref).some((v) => typeof v === 'string' && hasUnprintable(v)) ? printableData(subject.ref) : subject.ref;
+  if (subject.ref) out.resourceRef = hasUnprintableValue(subject.ref) ? printableData(subject.ref) : subject.ref;
   if (fieldPath !== undefined && subject.ref) out.field = { path: printable(fieldPath) };
   if (subject.file) out.file = subject.file;
   return out;
+}
+
+/** True when a string value of `ref` has a character printable() escapes (read in place: a list of its values per result was garbage, #37). */
+function hasUnprintableValue(ref: object): boolean {
+  for (const key in ref) {
+    const value = (ref as Record<string, unknown>)[key];
+    if (typeof value === 'string' && hasUnprintable(value)) return true;
+  }
+  return false;
 }
 
 export const errorResult = (code: ResultCode, message: string, subject?: Subject, field?: string): Result =>

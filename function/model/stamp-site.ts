@@ -3,6 +3,7 @@
 import { ENV_STAMP_NAME } from './constants.ts';
 import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from './nodes.ts';
 import type { StampSite } from './target.ts';
+import { mapAt, ROOT_PATH } from './map-at.ts';
 import type { MapNode, SeqNode } from './nodes.ts';
 
 /**
@@ -35,7 +36,7 @@ export function currentStamp(root: MapNode, site: StampSite, key: string): strin
 export function checkStampSite(root: MapNode, site: StampSite, reader: NodeReader): boolean {
   const before = reader.results.length;
   if (site.kind === 'annotation') {
-    reader.mapIn(root, [], site.path);
+    mapAt(root, ROOT_PATH, site.path, reader);
     return reader.results.length === before;
   }
   const parent = reader.mapIn(root, [], site.path.slice(0, -1));

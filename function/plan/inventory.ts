@@ -54,12 +54,15 @@ export function indexObject(index: SourceIndex, item: Item, position: number, co
 function releaseTree(obj: KObject): void {
   const results: Result[] = [];
   obj.decoded = { entries: decodeSourceObject(obj, results), results };
-  Object.defineProperty(obj, 'item', {
-    get(): never {
-      throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
-    },
-  });
+  Object.defineProperty(obj, 'item', RELEASED_ITEM);
 }
+
+/** The item of a decoded Secret or ConfigMap: one getter for all of them, not a function made per object (#37). */
+const RELEASED_ITEM: PropertyDescriptor = Object.freeze({
+  get(): never {
+    throw new Error('internal: the tree of a decoded Secret or ConfigMap was read');
+  },
+});
 
 /** What a scanned object has instead of an item: nothing reads it (its entries are all resolving reads of it). */
 const NO_ITEM: Item = Object.freeze({
@@ -100,8 +103,8 @@ function readObject(item: Item, index: number, config: Config, results: Result[]
   const node = item.node;
   const apiVersion = stringValue(child(node, 'apiVersion'));
   const kind = stringValue(child(node, 'kind'));
-  const fileSubject: Subject = item.file ? { file: item.file } : {};
   if (apiVersion === undefined || kind === undefined || apiVersion === '' || kind === '') {
+    const fileSubject: Subject = item.file ? { file: item.file } : {};
     results.push(errorResult('INVALID_OBJECT', 'not a Kubernetes object: apiVersion and kind must be strings', fileSubject));
     return undefined;
   }
@@ -147,8 +150,11 @@ const NO_PROBLEMS: readonly Result[] = Object.freeze([]);
 /** metadata.uid when a render carries it (kagent 1.x counts a recreated ConfigMap or object, #35). */
 function uidOf(meta: MapNode | undefined): { uid?: string } {
   const uid = meta ? stringValue(child(meta, 'uid')) : undefined;
-  return uid ? { uid } : {};
+  return uid ? { uid } : NO_UID;
 }
+
+/** What an object without a uid spreads in: nothing, from one object (#37). */
+const NO_UID: { uid?: string } = Object.freeze({});
 
 /** Labels or annotations of an object that has none: one map for all of them (most Secrets have neither). */
 const NONE: ReadonlyMap<string, string> = new Map();

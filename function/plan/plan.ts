@@ -260,7 +260,7 @@ export class Planner {
       const before = results.length;
       const found = kind.dependencies(target, new NodeReader(obj.subject, results), this.index, config.maxReferences);
       const deps = discoverDependencies(obj, found, results, config.maxReferences);
-      if (!results.slice(before).some((r) => r.severity === 'error')) out.deps = this.strings.dependencies(deps);
+      if (!errorSince(results, before)) out.deps = this.strings.dependencies(deps);
       for (const ref of out.deps?.objects ?? []) {
         const unit = unitKindFor(ref.kind);
         const named = unit ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
@@ -317,4 +317,10 @@ function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject
     } else add((t.carriedFrom ?? t).deps?.uses ?? []);
   }
   return [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
+}
+
+/** True when a result from `before` on is an error (a loop: a copy of them per target was garbage, #37). */
+function errorSince(results: readonly Result[], before: number): boolean {
+  for (let i = before; i < results.length; i++) if (results[i]!.severity === 'error') return true;
+  return false;
 }

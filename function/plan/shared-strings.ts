@@ -24,27 +24,39 @@ export class SharedStrings {
   /**
    * The same dependencies, as the plan keeps them: each use's id and field paths shared with every other target's,
    * its fields in an array of their own length (one grown by push keeps room for 17), and no array of its own for a
-   * target that names no kagent object. Equal in every value to `deps`.
+   * target that names no kagent object. Equal in every value to `deps`, which it changes and returns: the uses and
+   * their fields are the merge's own (discover/index.ts), so only arrays grown by push are copied (#37).
    */
   dependencies(deps: Dependencies): Dependencies {
-    return { uses: deps.uses.map((use) => this.use(use)), objects: deps.objects.length > 0 ? deps.objects : NO_OBJECTS };
+    const { uses } = deps;
+    // A list of its own length, as the plan keeps it; the uses themselves are changed in place.
+    // (slice, not an array made at its length: that one is holey, a second kind of array for their readers.)
+    const kept = uses.slice();
+    for (let i = 0; i < kept.length; i++) this.use(kept[i]!);
+    deps.uses = kept;
+    if (deps.objects.length === 0) deps.objects = NO_OBJECTS;
+    return deps;
   }
 
-  private use(use: SourceUse): SourceUse {
+  private use(use: SourceUse): void {
     use.id = this.share(use.id);
     const given = use.fields;
-    const fields = given.map((field) => this.share(field));
+    // A use of one reference holds its field in an array made at its length (mergeRefs), shared in place.
+    const fields = given.length === 1 ? given : given.slice();
+    for (let i = 0; i < given.length; i++) fields[i] = this.share(given[i]!);
     use.fields = fields;
     // The required field and each key's field are the field of a reference the use merged, so the same string is
-    // among `given`: its shared copy is taken from there, not looked up again in a map of every path (#37). Only
-    // in a short list: a use merged from thousands of references looks each up.
-    const shared = (field: string): string => {
-      const at = given.length <= SCANNED_FIELDS ? given.indexOf(field) : -1;
-      return at >= 0 ? fields[at]! : this.share(field);
-    };
-    if (use.requiredField !== undefined) use.requiredField = shared(use.requiredField);
-    for (const keyUse of use.keys.values()) keyUse.field = shared(keyUse.field);
-    return use;
+    // among the fields: its shared copy is taken from there, not looked up again in a map of every path (#37).
+    if (use.requiredField !== undefined) use.requiredField = this.sharedField(use.requiredField, given, fields);
+    if (use.keys.size > 0) for (const keyUse of use.keys.values()) keyUse.field = this.sharedField(keyUse.field, given, fields);
+  }
+
+  /** `field`'s shared copy, found among a use's fields (`given`, shared as `fields`); a long list looks it up. */
+  private sharedField(field: string, given: readonly string[], fields: readonly string[]): string {
+    if (given.length > SCANNED_FIELDS) return this.share(field);
+    // `given` may be `fields`, shared in place: an equal string is the shared one then.
+    for (let i = 0; i < given.length; i++) if (given[i] === field) return fields[i]!;
+    return this.share(field);
   }
 }
 

@@ -89,11 +89,12 @@ function decodeEntries(obj: KObject, base64: () => Pairs, texts: () => Pairs, re
   const before = results.length;
   const [base64Field, textField] = fieldsOf(obj);
   const entries = new Map<string, Uint8Array>();
-  const binaryKeys = new Set<string>();
-  const masked = new Set<string>();
+  // Made when a key needs them: a Secret never marks its keys as binary, and few values are masked (#37).
+  let binaryKeys: Set<string> | undefined;
+  let masked: Set<string> | undefined;
   for (const [key, value] of base64()) {
-    binaryKeys.add(key);
-    if (obj.kind === 'Secret' && ARGO_CD_MASK.test(value)) masked.add(key);
+    if (obj.kind === 'ConfigMap') (binaryKeys ??= new Set()).add(key);
+    if (obj.kind === 'Secret' && ARGO_CD_MASK.test(value)) (masked ??= new Set()).add(key);
     const bytes = decodeBase64StrictKept(value);
     if (bytes) entries.set(key, bytes);
     else results.push(errorResult('BAD_BASE64', 'value is not valid base64', obj.subject, formatPath([base64Field, key])));
@@ -104,9 +105,9 @@ function decodeEntries(obj: KObject, base64: () => Pairs, texts: () => Pairs, re
     }
     entries.set(key, utf8Kept(value)); // Secret: stringData wins over data, as the API server merges it
   }
-  if (obj.kind === 'ConfigMap' && binaryKeys.size > 0) markBinaryDataKeys(entries, binaryKeys);
+  if (binaryKeys !== undefined) markBinaryDataKeys(entries, binaryKeys);
   if (results.length > before) return undefined;
-  if (masked.size > 0) {
+  if (masked !== undefined) {
     (entries as WithMaskedKeys)[MASKED_KEYS] = masked;
     const message = 'values are masked as Argo CD\'s API shows them (++++++++): a hash over them does not follow the real values (rollstamp diff compares the stamps the render carries)';
     results.push(warningResult('MASKED_VALUES', message, obj.subject, base64Field));

@@ -21,6 +21,7 @@ export function lastNonEmpty(pieces: readonly string[]): string | undefined {
  */
 export function textEditPieces(text: string, base: number, edits: readonly TextEdit[]): string[] {
   const crlf = text.includes('\r\n');
+  if (edits.length === 1) return onePieces(text, base, edits[0]!, crlf);
   // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
   const parts: string[] = [];
   let at = 0;
@@ -35,6 +36,21 @@ export function textEditPieces(text: string, base: number, edits: readonly TextE
   }
   parts.push(text.slice(at));
   return parts;
+}
+
+/**
+ * textEditPieces of one edit, the usual stamp, as a list of its own length: the same pieces, without a sorted copy
+ * of the edits or a list grown by push (room for 17), both garbage per stamped document (#37).
+ */
+function onePieces(text: string, base: number, edit: TextEdit, crlf: boolean): string[] {
+  const from = edit.offset - base;
+  const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
+  const insert = crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
+  const at = from + remove;
+  // As in textEditPieces: a comment must stay apart from what comes before it.
+  return keep === '' && text[at] === '#' && !/\s$/.test(edit.insert)
+    ? [text.slice(0, from), insert, keep, ' ', text.slice(at)]
+    : [text.slice(0, from), insert, keep, text.slice(at)];
 }
 
 /**

@@ -37,8 +37,30 @@ export function assertReadsBack(text: string): void {
 
 /** A document marker line: inside a window it would start a document of its own in place. */
 const MARKER_LINE = /^(?:---|\.\.\.)(?:[ \n]|$)/m;
-/** A line with nothing on it but spaces and a comment: it belongs to no node. */
-const EMPTY_LINE = /^ *(?:#.*)?$/;
+/**
+ * True when `text` from `from` to `to` (a line, without its line break) holds nothing but spaces and a comment: it
+ * belongs to no node. What `/^ *(?:#.*)?$/` says of the line, read in place: a copy of each line tested was
+ * garbage (#37).
+ */
+function isEmptyLine(text: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && text.charCodeAt(i) === 32) i++;
+  if (i === to) return true;
+  if (text.charCodeAt(i) !== 35) return false; // `#`
+  // `.` stops at a line terminator: a comment holding one does not reach the end of the line.
+  for (i++; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  return true;
+}
+
+/** True when `text` holds `count` spaces from `at` on (and no fewer before its end). */
+function spacesAt(text: string, at: number, count: number): boolean {
+  if (at < 0 || at + count > text.length) return false;
+  for (let i = at; i < at + count; i++) if (text.charCodeAt(i) !== 32) return false;
+  return true;
+}
 
 /**
  * True when every edit lies in its own window, the windows do not overlap, each starts a line with only spaces
@@ -55,7 +77,8 @@ const EMPTY_LINE = /^ *(?:#.*)?$/;
  *   here, as it passed the whole-document check, which the yaml library then answered.
  */
 export function windowsReadBack(text: string, base: number, edits: readonly TextEdit[]): boolean {
-  const sorted = [...edits].sort((a, b) => a.offset - b.offset);
+  // One edit, the usual stamp: no sorted copy (#37).
+  const sorted = edits.length === 1 ? edits : [...edits].sort((a, b) => a.offset - b.offset);
   let last = base;
   for (const edit of sorted) {
     const w = edit.window;
@@ -64,7 +87,7 @@ export function windowsReadBack(text: string, base: number, edits: readonly Text
     const end = windowEnd(text, w.end - base);
     if (end === undefined || lineStart < last || edit.offset < lineStart || edit.offset + edit.remove > base + end) return false;
     if (lineStart > base && text[lineStart - base - 1] !== '\n') return false;
-    if (text.slice(lineStart - base, w.start - base) !== ' '.repeat(w.indent)) return false;
+    if (!spacesAt(text, lineStart - base, w.indent)) return false;
     // The lines of content around the window sit at a smaller column, as around any block map.
     // (`end` is where the next line with content starts, or the end of the text.)
     if (!(columnAbove(text, lineStart - base) < w.indent) || !(columnAt(text, end) < w.indent)) return false;
@@ -90,7 +113,7 @@ function windowEnd(text: string, mapEnd: number): number | undefined {
   while (at < text.length) {
     const nl = text.indexOf('\n', at);
     const lineEnd = nl < 0 ? text.length : nl;
-    if (!EMPTY_LINE.test(text.slice(at, lineEnd))) {
+    if (!isEmptyLine(text, at, lineEnd)) {
       if (first) return undefined;
       break;
     }
@@ -105,8 +128,7 @@ function columnAbove(text: string, at: number): number {
   for (let start = at; start > 0; ) {
     const end = start - 1; // the line break that ends the line above
     start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    if (!EMPTY_LINE.test(line)) return columnAt(line, 0);
+    if (!isEmptyLine(text, start, end)) return columnAt(text, start);
   }
   return -1;
 }

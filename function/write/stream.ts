@@ -48,6 +48,8 @@ export function serializeStream(docs: readonly StreamDoc[], changed: ReadonlyMap
 function editsOf(d: StreamDoc, changed: ReadonlyMap<number, ReadonlyArray<TextEdit | undefined>>): ReadonlyArray<TextEdit | undefined> | undefined {
   const first = d.firstItem ?? 0;
   const end = first + (d.itemCount ?? 0);
+  // A document of one item, the usual one: its edits as apply made them, with no list of its own (#37).
+  if (end === first + 1) return changed.get(first);
   let edits: Array<TextEdit | undefined> | undefined;
   for (let i = first; i < end; i++) {
     const these = changed.get(i);

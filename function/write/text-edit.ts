@@ -19,37 +19,34 @@ import { resolveYaml11 } from './yaml11.ts';
 export function planStampEdit(root: MapNode, site: StampSite, key: string): EditPlan | undefined {
   const plan = site.kind === 'env' ? planEnvEdit(root, site.path) : planAnnotationEdit(root, site.path, key);
   if (plan) {
-    const window = editWindow(mapsOnPath(root, site.path), plan);
+    const window = editWindow(root, site.path, plan);
     if (window) plan.window = window;
   }
   return plan;
 }
 
-/** The maps the path goes through below the root, outermost first (as far as they are maps). */
-function mapsOnPath(root: MapNode, path: readonly string[]): MapNode[] {
-  const maps: MapNode[] = [];
+/**
+ * The innermost block map on the path (never the root: the whole document is read back then anyway) that
+ * holds the whole edit, from the start of its first key's line; the writer checks that only spaces come
+ * before that key on its line (a map that is a list entry starts after `- `). The maps are walked outermost
+ * first, the last that holds the edit kept: no list of them per plan (#37).
+ */
+function editWindow(root: MapNode, path: readonly string[], plan: EditPlan): EditWindow | undefined {
+  let holder: MapNode | undefined;
+  let holderStart = 0;
   let map = root;
   for (const key of path) {
     const next = child(map, key);
     if (!isMapNode(next)) break;
-    maps.push((map = next));
-  }
-  return maps;
-}
-
-/**
- * The innermost block map on the path (never the root: the whole document is read back then anyway) that
- * holds the whole edit, from the start of its first key's line; the writer checks that only spaces come
- * before that key on its line (a map that is a list entry starts after `- `).
- */
-function editWindow(maps: readonly MapNode[], plan: EditPlan): EditWindow | undefined {
-  for (let i = maps.length - 1; i >= 0; i--) {
-    const map = maps[i]!;
+    map = next;
     const start = keyOffset(map);
     if (start === undefined) continue;
-    if (start - map.indent <= plan.offset && plan.offset + plan.remove <= map.end) return { start, end: map.end, indent: map.indent };
+    if (start - map.indent <= plan.offset && plan.offset + plan.remove <= map.end) {
+      holder = map;
+      holderStart = start;
+    }
   }
-  return undefined;
+  return holder ? { start: holderStart, end: holder.end, indent: holder.indent } : undefined;
 }
 
 function planEnvEdit(root: MapNode, path: readonly string[]): EditPlan | undefined {
@@ -88,14 +85,14 @@ function planAnnotationEdit(root: MapNode, path: readonly string[], key: string)
   let parent: ParentPair | undefined;
   for (let i = 0; i < path.length; i++) {
     const pair = childPair(map, path[i]!);
-    if (!pair) return insertEntry(map, parent, path.slice(i), key);
-    if (isNullish(pair.value)) return fillEmpty(map, pair, path.slice(i), key);
+    if (!pair) return insertEntry(map, parent, path, i, key);
+    if (isNullish(pair.value)) return fillEmpty(map, pair, path, i, key);
     if (!isMapNode(pair.value)) return undefined;
     parent = { map, index: map.items.indexOf(pair) };
     map = pair.value;
   }
   const existing = childPair(map, key);
-  if (!existing) return insertEntry(map, parent, [], key);
+  if (!existing) return insertEntry(map, parent, path, path.length, key);
   return replaceScalar(existing.value);
 }
 
@@ -114,10 +111,11 @@ interface ParentPair {
   index: number;
 }
 
-/** Inserts the entry (wrapped in the `wrappers` maps) as the first entry of `map`. */
-function insertEntry(map: MapNode, parent: ParentPair | undefined, wrappers: readonly string[], key: string): EditPlan | undefined {
+/** Inserts the entry (wrapped in the maps `path` names from `from` on) as the first entry of `map`. */
+function insertEntry(map: MapNode, parent: ParentPair | undefined, path: readonly string[], from: number, key: string): EditPlan | undefined {
   const open = flowStart(map);
   if (open !== undefined) {
+    const wrappers = path.slice(from);
     const k = hasDoubleQuotedKeys(map) ? JSON.stringify : yamlKey; // a JSON document stays JSON
     // `w1: {w2: {key: ` value `}}`
     const before = `${wrappers.map((w) => `${k(w)}: {`).join('')}${k(key)}: `;
@@ -132,18 +130,55 @@ function insertEntry(map: MapNode, parent: ParentPair | undefined, wrappers: rea
   if (indent === undefined || first === undefined) return undefined;
   // Comment lines written above the first key stay with it: insert above them.
   const offset = (parent && leadingCommentOffset(parent.map, parent.index, indent)) ?? first;
-  const block = blockLines(wrappers, key, indent, childStep(map, indent));
-  return { offset, remove: 0, before: block.slice(indent), after: `\n${' '.repeat(indent)}` };
+  const block = blockInsert(path, from, key, indent, childStep(map, indent));
+  return { offset, remove: 0, before: block.before, after: block.after };
 }
 
 /** Replaces `name:` (empty or `null`) with the map it should hold. */
-function fillEmpty(map: MapNode, pair: PairNode, wrappers: readonly string[], key: string): EditPlan | undefined {
+function fillEmpty(map: MapNode, pair: PairNode, path: readonly string[], from: number, key: string): EditPlan | undefined {
   const indent = blockIndent(map);
   const start = scalarRange(pair.key)?.[0];
   const end = nodeRange(pair.value)?.[1];
   if (indent === undefined || start === undefined || end === undefined || end < start) return undefined;
-  const block = blockLines(wrappers, key, indent, childStep(map, indent));
-  return { offset: start, remove: end - start, before: block.slice(indent), after: '' };
+  const block = blockInsert(path, from, key, indent, childStep(map, indent));
+  return { offset: start, remove: end - start, before: block.before, after: '' };
+}
+
+/**
+ * The text a block insert writes before the value (blockLines without its first indentation) and after it (a line
+ * break and `indent` spaces), for the maps `path` names from `from` on and `key`.
+ */
+interface BlockInsert {
+  wrappers: readonly string[];
+  key: string;
+  indent: number;
+  step: number;
+  before: string;
+  after: string;
+}
+
+/**
+ * The last block insert made, given again for the same path, key and layout: a render's workloads are stamped at
+ * one path, in one layout, so almost every plan takes the one before's text, and the plan keeps one copy of it
+ * instead of one per workload (#37).
+ */
+let lastInsert: BlockInsert | undefined;
+
+function blockInsert(path: readonly string[], from: number, key: string, indent: number, step: number): BlockInsert {
+  const last = lastInsert;
+  if (last !== undefined && last.key === key && last.indent === indent && last.step === step && samePathFrom(last, path, from)) return last;
+  const wrappers = path.slice(from);
+  const made: BlockInsert = { wrappers, key, indent, step, before: blockLines(wrappers, key, indent, step).slice(indent), after: `\n${' '.repeat(indent)}` };
+  lastInsert = made;
+  return made;
+}
+
+/** True when `path` from `from` on names the maps `last` was made for. */
+function samePathFrom(last: BlockInsert, path: readonly string[], from: number): boolean {
+  const { wrappers } = last;
+  if (path.length - from !== wrappers.length) return false;
+  for (let i = 0; i < wrappers.length; i++) if (path[from + i] !== wrappers[i]) return false;
+  return true;
 }
 
 /** `w1:\n  w2:\n    key: ` (the value follows) at `indent`, each level `step` deeper. */
