@@ -2,13 +2,13 @@
 // pipeline pays on every run. Whole processes on the synthetic bundle at 3 and 300 objects, interleaved with the
 // floor (a node process that reads stdin and writes it back), and the targets printed with PASS or MISS:
 // - a 3-object render ≤ 1.25 × the floor and a 300-object render ≤ 1.6 × the floor, in CPU time (user +
-//   system, all threads) and, where valgrind is installed, in instructions of the whole process as node runs it,
-//   every thread (callgrind: the median of its rounds, with their range; --no-instructions leaves them out, they
-//   take about 15 s a run);
+//   system, all threads) and, where valgrind is installed, in instructions of the whole process (callgrind, with
+//   node's --predictable: every thread's work on one, so a count repeats to a fraction of a percent on a loaded
+//   machine; --no-instructions leaves them out, they take about 15 s a run);
 // - a 300-object render's peak RSS ≤ 64 MiB;
 // - `rollstamp --version` within `node -e 0` + 10 ms of wall time.
 // `--rounds N` (default 15; instructions: `--instruction-rounds N`, default 3), `--json FILE`, `--bundle FILE`,
-// `--single-threaded` (count node --single-threaded, as the bench did from 2026-12-06 to 2026-12-07: see below).
+// `--single-threaded` (count under that flag instead, as the bench did from 2026-12-06 to 2026-12-07: see below).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -54,15 +54,16 @@ const run = (c: Case): Sample => measureProcess({ ...c, cwd: c.cwd ?? ROOT }, wo
  */
 const UNDER_CALLGRIND = { ROLLSTAMP_RENDER_TIMEOUT_SECONDS: '3600' };
 /**
- * Counted as node runs, with no V8 flag: a flag changes V8's flag hash, and node then rejects the code cache of its
- * own built-in modules and compiles every one the process loads from source. Under node --single-threaded (the
- * bench's way from 2026-12-06 to 2026-12-07, chosen because it makes the count repeatable to a few M) the floor
- * counted about 178 M instead of about 117, a 3-object `stamp -` about 355 instead of about 290, so every ratio
- * came out lower than what a user's process executes (2.0 × instead of 2.5 × at 3 objects, 4.9 × instead of 7.2 ×
- * at 300; docs/performance.md, "What the instruction counts had left out"). Without it a count moves by a few %
- * with the machine's load (helper threads), so the table prints each median with its range.
+ * node --predictable: V8 compiles and collects on the process's own thread, so three runs agree to a fraction of a
+ * percent on a loaded machine; without a flag, helper threads' share moves with the load (a 300-object `stamp -`
+ * counted 720-727 M on an idle machine and 822-880 M at load average 5-7). Not --single-threaded, the bench's flag
+ * from 2026-12-06 to 2026-12-07: node rejects the code cache of its own built-in modules under a V8 flag it was not
+ * built with and compiles each from source, about 60 M more in every count, the floor's too (178 against about 117 M
+ * for 3 objects), so every ratio came out lower than a user's process executes. V8 leaves --predictable out of the
+ * hash that check compares (the floor counts 117 M under it, the built-ins read from their cache). docs/performance.md,
+ * "What the instruction counts had left out".
  */
-const NODE_UNDER_CALLGRIND = values['single-threaded'] ? ['--single-threaded'] : [];
+const NODE_UNDER_CALLGRIND = values['single-threaded'] ? ['--single-threaded'] : ['--predictable'];
 
 function instructions(c: Case): number {
   const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...NODE_UNDER_CALLGRIND, ...c.argv], { cwd: c.cwd ?? ROOT, input: c.stdin ? readFileSync(c.stdin) : '', env: { PATH: process.env.PATH ?? '', ...UNDER_CALLGRIND, ...c.env }, maxBuffer: 2 ** 28 });
@@ -145,7 +146,7 @@ targets.push({ what: 'rollstamp --version: wall − node -e 0', measured: `${sta
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;
 const fmt = (n: number | undefined, digits = 2): string => (n === undefined ? '—' : n.toFixed(digits));
 const lines = [
-  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions of every thread, node ${NODE_UNDER_CALLGRIND.length ? NODE_UNDER_CALLGRIND.join(' ') : 'with no V8 flag'}; the range in brackets)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
+  `rollstamp per-render benchmark — ${machine}; medians of ${rounds} interleaved rounds (CPU, wall, the highest peak RSS)${withInstructions ? ` and of ${instructionRounds} callgrind rounds (instructions of every thread, node ${NODE_UNDER_CALLGRIND.join(' ')}; the range in brackets)` : '; instructions not measured (no valgrind, or --no-instructions)'}; the floor reads stdin and writes it back in node`,
   '',
   '| case | CPU s | CPU × floor | M instructions | instructions × floor | wall ms | peak RSS MiB |',
   '|---|---:|---:|---:|---:|---:|---:|',

@@ -1,6 +1,7 @@
 // `npm run bench:snapshot [-- --node PATH]`: what a V8 startup snapshot of the CLI saves a render (#37), in
-// instructions of the whole process as node runs it, every thread (callgrind; `--single-threaded` counts under that
-// flag, as this bench did until 2026-12-07: it makes node reject its built-ins' code cache, bench/render.ts). In a temp
+// instructions of the whole process (callgrind, node --predictable: repeatable on a loaded machine; `--single-threaded`
+// counts under that flag, as this bench did until 2026-12-07, which makes node reject its built-ins' code cache:
+// bench/render.ts). In a temp
 // copy of dist/ it builds the blob with that node (build-snapshot.mjs) and, on node 22.1 and later, a code cache
 // as the image's build warms it; then it counts `stamp`, `fn` and `generate` at 3 and 300 objects, interleaved with
 // the floor, three ways: the bundle alone, the bundle with the code cache, the blob. Every blob run's output must
@@ -17,8 +18,8 @@ import { median } from './measure-process.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { node: { type: 'string' }, rounds: { type: 'string', default: '3' }, sizes: { type: 'string', default: '3,300' }, json: { type: 'string' }, 'no-plain': { type: 'boolean', default: false }, 'single-threaded': { type: 'boolean', default: false } } });
-/** node's V8 flags for every run, the blob's making too: none, unless --single-threaded. */
-const NODE_FLAGS = values['single-threaded'] ? ['--single-threaded'] : [];
+/** node's V8 flags for every run, the blob's making too. */
+const NODE_FLAGS = values['single-threaded'] ? ['--single-threaded'] : ['--predictable'];
 const NODE = values.node ?? process.execPath;
 const rounds = Number(values.rounds);
 const sizes = values.sizes.split(',').map(Number);
@@ -115,7 +116,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}
 const baseline = canCache ? 'bundle + code cache' : 'bundle';
 console.log(
   [
-    `rollstamp startup-snapshot benchmark — ${machine}; medians of ${rounds} callgrind rounds (M instructions of every thread, node ${NODE_FLAGS.length ? NODE_FLAGS.join(' ') : 'with no V8 flag'}; × the floor of the same size); the snapshot's output byte-identical to the bundle's on ${identical.length} cases`,
+    `rollstamp startup-snapshot benchmark — ${machine}; medians of ${rounds} callgrind rounds (M instructions of every thread, node ${NODE_FLAGS.join(' ')}; × the floor of the same size); the snapshot's output byte-identical to the bundle's on ${identical.length} cases`,
     '',
     `| case | floor | ${ways.map((w) => w.name).join(' | ')} | snapshot vs ${baseline} |`,
     `|---|---:|${ways.map(() => '---:|').join('')}---:|`,
