@@ -6,7 +6,6 @@
 import type { FieldPath, NodeReader } from '../model/nodes.ts';
 import { child, formatPath, isMapNode, isNullish } from '../model/nodes.ts';
 import { fieldPath } from './field-paths.ts';
-import { mapAt } from '../model/map-at.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { SourceClass } from '../model/object.ts';
 import type { MapNode, SeqNode } from '../model/nodes.ts';
@@ -196,7 +195,7 @@ function volumeInto(volume: MapNode, at: Walk, reader: NodeReader, refs: SourceR
   const projectedNode = child(volume, 'projected');
   if (csi === undefined && projectedNode === undefined) return;
   // A Secrets Store CSI volume mounts what its SecretProviderClass fetches: the class stands for the files.
-  const attributes = mapAt(volume, at, CSI_ATTRIBUTES, reader);
+  const attributes = reader.mapIn(volume, at, CSI_ATTRIBUTES);
   if (attributes) {
     at.push('csi', 'volumeAttributes', 'secretProviderClass');
     const providerClass = reader.str(child(attributes, 'secretProviderClass'), at);

@@ -2,8 +2,7 @@
 // declared under `spec.kinds`): its pod specs (`*` in a path stands for every item of a list), env and envFrom
 // lists outside a container, single-key Secret selectors, and the lists of names an operator mounts whole.
 import { envFromRefs, envRefs, keyRef, nameListRefs, podSpecRefsInto } from './pod-spec.ts';
-import { mapAt, ROOT_PATH } from '../model/map-at.ts';
-import { child, isSeqNode, type FieldPath, type MapNode, type NodeReader } from '../model/nodes.ts';
+import { child, isSeqNode, ROOT_PATH, type FieldPath, type MapNode, type NodeReader } from '../model/nodes.ts';
 import type { SourceRef } from '../model/dependencies.ts';
 import type { KObject } from '../model/object.ts';
 import type { KeyPath, WorkloadRow } from '../model/workload-row.ts';
@@ -15,7 +14,7 @@ export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): Sou
   for (const path of row.podSpecs) {
     // A path without `*` names one pod spec: no list of them is made (the built-in rows' paths, #37).
     if (!path.includes('*')) {
-      const spec = mapAt(root, ROOT_PATH, path, reader);
+      const spec = reader.mapIn(root, ROOT_PATH, path);
       if (spec) podSpecRefsInto(spec, path, reader, refs);
     } else for (const { spec, at } of podSpecsAt(root, path, reader)) podSpecRefsInto(spec, at, reader, refs);
   }
@@ -23,7 +22,7 @@ export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): Sou
   if (row.env) for (const path of row.env) refs.push(...envRefs(listAt(root, path, reader), path, reader));
   if (row.envFrom) for (const path of row.envFrom) refs.push(...envFromRefs(listAt(root, path, reader), path, reader));
   if (row.keyRefs) for (const path of row.keyRefs) {
-    const parent = reader.mapIn(root, [], path.slice(0, -1));
+    const parent = reader.mapIn(root, ROOT_PATH, path.slice(0, -1));
     const node = parent ? child(parent, path.at(-1)!) : undefined;
     const ref = node === undefined ? undefined : keyRef(node, path, 'Secret', reader);
     if (ref) refs.push(ref);
@@ -35,7 +34,7 @@ export function rowRefs(obj: KObject, row: WorkloadRow, reader: NodeReader): Sou
 
 /** The list at `path` in the object, if its parent maps are there. */
 function listAt(root: MapNode, path: KeyPath, reader: NodeReader) {
-  const parent = reader.mapIn(root, [], path.slice(0, -1));
+  const parent = reader.mapIn(root, ROOT_PATH, path.slice(0, -1));
   return parent ? reader.seq(child(parent, path.at(-1)!), path) : undefined;
 }
 
@@ -46,7 +45,7 @@ function listAt(root: MapNode, path: KeyPath, reader: NodeReader) {
 function podSpecsAt(root: MapNode, path: KeyPath, reader: NodeReader): Array<{ spec: MapNode; at: FieldPath }> {
   const star = path.indexOf('*');
   const listPath = path.slice(0, star);
-  const parent = reader.mapIn(root, [], listPath.slice(0, -1));
+  const parent = reader.mapIn(root, ROOT_PATH, listPath.slice(0, -1));
   const list = parent ? child(parent, listPath.at(-1)!) : undefined;
   if (!isSeqNode(list)) return [];
   const rest = path.slice(star + 1);

@@ -9,11 +9,10 @@ import { workloadRefOf } from './rollout-workload-ref.ts';
 import { rowRefs } from '../discover/row-refs.ts';
 import { matchesSelector } from '../config/selector.ts';
 import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
-import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeReader } from '../model/nodes.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeReader, ROOT_PATH } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
-import { mapAt, ROOT_PATH } from '../model/map-at.ts';
 import type { Target } from '../model/target.ts';
 import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
@@ -173,7 +172,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   const reader = new NodeReader(obj.subject, results);
   const before = results.length;
   const delegated = row.delegate && !isNullish(childIn(obj.item.node, row.delegate.path)) ? row.delegate.path : undefined;
-  const required = delegated ? undefined : mapAt(obj.item.node, ROOT_PATH, row.required, reader);
+  const required = delegated ? undefined : reader.mapIn(obj.item.node, ROOT_PATH, row.required);
   if (results.length > before) return undefined;
   if (!required && !delegated) {
     results.push(errorResult('MISSING_TEMPLATE', `${obj.kind} has no ${row.required.at(-1) === 'template' ? 'pod template' : formatPath(row.required)}`, obj.subject, formatPath(row.required)));

@@ -123,6 +123,9 @@ new ScalarNode(0, 'plain', 0, 0).value = '';
 
 export type FieldPath = readonly (string | number)[];
 
+/** The path a walk from an object's root starts from: one for every walk. */
+export const ROOT_PATH: FieldPath = Object.freeze([]);
+
 const PLAIN_SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 /**
@@ -291,6 +294,19 @@ export class NodeReader {
 
   /** Walks `keys` from `node` through maps; a non-map on the way is a WRONG_TYPE result. */
   mapIn(node: unknown, base: FieldPath, keys: readonly string[]): MapNode | undefined {
+    // Walked first without a path: every step a map or absent, as almost always. Only a step of another type is
+    // walked again with the path, to name it (a copy of the path per lookup was a share of planning's garbage, #37).
+    let cur = node;
+    for (let i = 0; i < keys.length; i++) {
+      if (!isMapNode(cur)) return isNullish(cur) ? undefined : this.mapInNaming(node, base, keys);
+      cur = child(cur, keys[i]!);
+    }
+    if (isMapNode(cur)) return cur;
+    return isNullish(cur) ? undefined : this.mapInNaming(node, base, keys);
+  }
+
+  /** mapIn's walk with the path, reporting the first step that is neither a map nor absent. */
+  private mapInNaming(node: unknown, base: FieldPath, keys: readonly string[]): MapNode | undefined {
     let cur: unknown = node;
     const path = [...base];
     for (const key of keys) {

@@ -1,9 +1,8 @@
 // Model: reading a target's stamp site — the field a stamp is written to, the stamp there now, and whether
 // every node on the way can hold one. Writing it is write/'s job.
 import { ENV_STAMP_NAME } from './constants.ts';
-import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, stringValue } from './nodes.ts';
+import { child, childIn, formatPath, isMapNode, isNullish, isSeqNode, NodeReader, ROOT_PATH, stringValue } from './nodes.ts';
 import type { StampSite } from './target.ts';
-import { mapAt, ROOT_PATH } from './map-at.ts';
 import type { MapNode, SeqNode } from './nodes.ts';
 
 /**
@@ -36,10 +35,10 @@ export function currentStamp(root: MapNode, site: StampSite, key: string): strin
 export function checkStampSite(root: MapNode, site: StampSite, reader: NodeReader): boolean {
   const before = reader.results.length;
   if (site.kind === 'annotation') {
-    mapAt(root, ROOT_PATH, site.path, reader);
+    reader.mapIn(root, ROOT_PATH, site.path);
     return reader.results.length === before;
   }
-  const parent = reader.mapIn(root, [], site.path.slice(0, -1));
+  const parent = reader.mapIn(root, ROOT_PATH, site.path.slice(0, -1));
   const env = parent ? reader.seq(child(parent, site.path.at(-1)!), site.path) : undefined;
   env?.items.forEach((item, i) => reader.map(item, [...site.path, i]));
   return reader.results.length === before;
