@@ -10,7 +10,7 @@ import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
 import { releaseSource, resolveSource, type ResolveContext, type SourceReaders } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
-import { errorResult, result, type Subject } from '../model/results.ts';
+import { errorResult, hasErrorsSince, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
 import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts';
 import { type KObject, relatedId } from '../model/object.ts';
@@ -103,7 +103,7 @@ export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, So
 }
 
 /** Warnings do not stop a target; errors do. */
-const errorsSince = (ctx: HashContext, before: number): boolean => ctx.results.slice(before).some((r) => r.severity === 'error');
+const errorsSince = (ctx: HashContext, before: number): boolean => hasErrorsSince(ctx.results, before);
 
 function targetReport(target: PlannedTarget, hash: string, sources: SourceReport[], config: Config): TargetReport {
   const { subject, site, previous } = target;

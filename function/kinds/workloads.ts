@@ -8,7 +8,7 @@ import { readReloader, reloaderRefs } from '../discover/reloader.ts';
 import { workloadRefOf } from './rollout-workload-ref.ts';
 import { rowRefs } from '../discover/row-refs.ts';
 import { matchesSelector } from '../config/selector.ts';
-import { errorResult, infoResult, warningResult, type Result } from '../model/results.ts';
+import { errorResult, hasErrorsSince, infoResult, warningResult, type Result } from '../model/results.ts';
 import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeReader, ROOT_PATH } from '../model/nodes.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
@@ -186,7 +186,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   if (reloader?.reloaded) target.alsoRolledBy = 'Reloader';
   if (reloader && config.reloader === 'enabled') {
     const named = reloaderRefs(obj, reloader, results, config.maxReferences);
-    if (results.length > before && results.slice(before).some((r) => r.severity === 'error')) return undefined;
+    if (hasErrorsSince(results, before)) return undefined;
     if (named.length > 0) target.reloaderRefs = named;
   }
   // A template taken from another object (Argo Rollouts' workloadRef): the stamp goes there, linked later (#38).

@@ -174,6 +174,12 @@ const hasNul = (part: string | undefined): boolean => part !== undefined && part
 
 export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');
 
+/** True when a result from `before` on is an error: what a step added, read in place (no copy of them, #37). */
+export function hasErrorsSince(results: readonly Result[], before: number): boolean {
+  for (let i = before; i < results.length; i++) if (results[i]!.severity === 'error') return true;
+  return false;
+}
+
 /** `apiVersion/Kind/namespace/name` (namespace omitted when empty): the one way a resource is printed. */
 export function resourceId(ref: ResourceRef | undefined): string {
   if (!ref) return '';

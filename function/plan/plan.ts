@@ -23,7 +23,7 @@ import { type Config, DEFAULT_MAX_KEY_WORK } from '../model/config.ts';
 import type { Deadline } from '../model/deadline.ts';
 import type { SourceUse } from '../model/dependencies.ts';
 import type { LiveNeed, UnitPlan, Plan, PlannedTarget, RecordSite } from '../model/plan.ts';
-import { errorResult, type FileRef, type Result, type Subject } from '../model/results.ts';
+import { errorResult, hasErrorsSince, type FileRef, type Result, type Subject } from '../model/results.ts';
 import type { EditPlan, StampSite, Target } from '../model/target.ts';
 
 /** Plans the text edit of a stamp from the tree as read (write/text-edit.ts; passed in: plan/ does not write). */
@@ -260,7 +260,7 @@ export class Planner {
       const before = results.length;
       const found = kind.dependencies(target, new NodeReader(obj.subject, results), this.index, config.maxReferences);
       const deps = discoverDependencies(obj, found, results, config.maxReferences);
-      if (!errorSince(results, before)) out.deps = this.strings.dependencies(deps);
+      if (!hasErrorsSince(results, before)) out.deps = this.strings.dependencies(deps);
       for (const ref of out.deps?.objects ?? []) {
         const unit = unitKindFor(ref.kind);
         const named = unit ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;
@@ -317,10 +317,4 @@ function liveNeeds(targets: readonly PlannedTarget[], units: ReadonlyMap<KObject
     } else add((t.carriedFrom ?? t).deps?.uses ?? []);
   }
   return [...needs.values()].sort((a, b) => byteOrder(a.id, b.id));
-}
-
-/** True when a result from `before` on is an error (a loop: a copy of them per target was garbage, #37). */
-function errorSince(results: readonly Result[], before: number): boolean {
-  for (let i = before; i < results.length; i++) if (results[i]!.severity === 'error') return true;
-  return false;
 }
