@@ -6,7 +6,9 @@
 // as the image's build warms it; then it counts `stamp`, `fn` and `generate` at 3 and 300 objects, interleaved with
 // the floor, three ways: the bundle alone, the bundle with the code cache, the blob. Every blob run's output must
 // be byte-identical to the bundle's. `--rounds N` (default 3), `--sizes 3,300`, `--json FILE`, `--no-plain` (where a
-// code cache is kept: leave out the bundle without it).
+// code cache is kept: leave out the bundle without it). Beside them, for reference, the least a render does
+// (bench/least-render.mjs) as a plain process and started from a blob of an empty script: what any render that
+// starts from a startup snapshot pays before rollstamp's own code.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -33,6 +35,11 @@ cpSync(join(ROOT, 'dist'), app, { recursive: true });
 const built = spawnSync(NODE, [...NODE_FLAGS, join(ROOT, 'build-snapshot.mjs'), '--fixed-flags', app], { encoding: 'utf8' });
 if (built.status !== 0) throw new Error(`build-snapshot.mjs failed: ${built.stderr}`);
 const BLOB = join(app, 'rollstamp.blob');
+// The smallest startup snapshot: a blob of an empty script, made the same way.
+writeFileSync(join(work, 'empty.cjs'), '');
+const EMPTY_BLOB = join(work, 'empty.blob');
+const builtEmpty = spawnSync(NODE, [...NODE_FLAGS, '--snapshot-blob', EMPTY_BLOB, '--build-snapshot', join(work, 'empty.cjs')], { encoding: 'utf8' });
+if (builtEmpty.status !== 0) throw new Error(`the empty blob failed: ${builtEmpty.stderr}`);
 
 interface Way {
   name: string;
@@ -100,8 +107,14 @@ for (const c of cases) {
 const counts = new Map<string, number[]>();
 const add = (key: string, n: number): void => void counts.set(key, [...(counts.get(key) ?? []), n]);
 const FLOOR = join(ROOT, 'bench/floor.mjs');
+const LEAST = join(ROOT, 'bench/least-render.mjs');
 for (let r = 0; r < rounds; r++) {
-  for (const size of sizes) add(`floor (${size})`, runOnce([FLOOR], { stdin: join(work, `stream-${size}.yaml`), cwd: work, env: {} }, true).instructions!);
+  for (const size of sizes) {
+    const input = { stdin: join(work, `stream-${size}.yaml`), cwd: work, env: {} };
+    add(`floor (${size})`, runOnce([FLOOR], input, true).instructions!);
+    add(`least (${size})`, runOnce([LEAST], input, true).instructions!);
+    add(`least (${size}) empty blob`, runOnce(['--snapshot-blob', EMPTY_BLOB, LEAST], input, true).instructions!);
+  }
   for (const c of cases) for (const w of ways) add(`${c.name} ${w.name}`, runOnce([...w.prefix, ...c.args], c, true).instructions!);
 }
 
@@ -124,6 +137,13 @@ console.log(
       const cells = ways.map((w) => `${M(r.ways[w.name]!)} (${(r.ways[w.name]! / r.floor).toFixed(2)} ×)`);
       const saved = 1 - r.ways.snapshot! / r.ways[baseline]!;
       return `| ${r.name} | ${M(r.floor)} | ${cells.join(' | ')} | −${(saved * 100).toFixed(0)} % |`;
+    }),
+    '',
+    ...sizes.map((size) => {
+      const floor = median(counts.get(`floor (${size})`)!);
+      const least = median(counts.get(`least (${size})`)!);
+      const fromBlob = median(counts.get(`least (${size}) empty blob`)!);
+      return `the least a render does (${size} objects: stdin through the stream's events, one SHA-256 by node:crypto, the input written back): ${M(least)} (${(least / floor).toFixed(2)} ×) as a plain process, ${M(fromBlob)} (${(fromBlob / floor).toFixed(2)} ×) started from a blob of an empty script`;
     }),
   ].join('\n'),
 );
