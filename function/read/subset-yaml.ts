@@ -13,7 +13,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, isBlockDash, lineEnd, LineCursor, lineStarting, markerLine, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, lineStarting, markerLines, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { Building, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
@@ -104,8 +104,7 @@ class Reader {
   constructor(private readonly text: string) {}
 
   stream(): SubsetDoc[] {
-    const markers: number[] = [];
-    for (let m = markerLine(this.text, 0); m >= 0; m = markerLine(this.text, m + 3)) markers.push(m);
+    const markers = markerLines(this.text, 0, []);
     const docs: SubsetDoc[] = [];
     // Text before the first marker is a document of its own when it holds content; comments alone belong
     // to the first marked document (as the yaml library reads them).
