@@ -3,10 +3,9 @@
 // document's tree exists at a time and a document the subset reader declines costs only itself. A document
 // the caller needs only the identity of is skimmed (read/scan-identity.ts) and gets no tree at all.
 import { splitJsonStream } from './json-stream.ts';
-import { plainSubsetText, readSubsetStream } from './subset-yaml.ts';
+import { markerLines, plainSubsetText, readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
 import { scanSource } from './scan-source.ts';
-import { markerLines } from './subset-scalars.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
 import type { FileRef } from '../model/results.ts';
 import type { Node } from '../model/nodes.ts';

@@ -86,15 +86,6 @@ export function markerLine(t: string, from: number): number {
   return -1;
 }
 
-/**
- * Every markerLine at or after `from`, in order, pushed to `into` (returned): the stream splitter's and the
- * subset reader's one walk over a text's `---` lines.
- */
-export function markerLines(t: string, from: number, into: number[]): number[] {
-  for (let m = markerLine(t, from); m >= 0; m = markerLine(t, m + 3)) into.push(m);
-  return into;
-}
-
 /** Offset of the first line at or after `from` that starts with `s` (in a text whose only line break is `\n`), or -1. */
 export function lineStarting(t: string, s: string, from: number): number {
   for (let i = t.indexOf(s, from); i >= 0; i = t.indexOf(s, i + 1)) if (i === 0 || t.charCodeAt(i - 1) === 10) return i;

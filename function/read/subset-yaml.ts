@@ -13,7 +13,7 @@
 // (read/resource-list-items.ts).
 import { MapNode, PairNode, SeqNode, type Node, type ScalarNode } from '../model/nodes.ts';
 import { MAX_DEPTH } from '../model/target.ts';
-import { blockScalar, isBlockDash, lineEnd, LineCursor, lineStarting, markerLines, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
+import { blockScalar, isBlockDash, lineEnd, LineCursor, lineStarting, markerLine, OUT, outside, plainScalar, quoted, restOfLine } from './subset-scalars.ts';
 import { foldedPlain, plainValue } from './subset-folded.ts';
 import { Building, readKey } from './subset-keys.ts';
 import { readFlow } from './subset-flow.ts';
@@ -42,6 +42,15 @@ export function readSubsetStream(text: string, checked = false): SubsetDoc[] | u
     if (err === OUT) return undefined;
     throw err;
   }
+}
+
+/**
+ * Every markerLine at or after `from`, in order, pushed to `into` (returned): the stream splitter's and the
+ * subset reader's one walk over a text's `---` lines.
+ */
+export function markerLines(t: string, from: number, into: number[]): number[] {
+  for (let m = markerLine(t, from); m >= 0; m = markerLine(t, m + 3)) into.push(m);
+  return into;
 }
 
 /** Whether `text` holds nothing that sends a stream to the yaml library by itself (checked once per text). */

@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
 import { PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 import { splitDocuments } from '../../function/read/stream-documents.ts';
-import { plainSubsetText, readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { lineStarting, markerLines } from '../../function/read/subset-scalars.ts';
+import { markerLines, plainSubsetText, readSubsetStream } from '../../function/read/subset-yaml.ts';
+import { lineStarting } from '../../function/read/subset-scalars.ts';
 import type { ScalarNode } from '../../function/model/nodes.ts';
 
 /** The definitions the searches replace. */
