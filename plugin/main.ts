@@ -19,7 +19,7 @@ import type { TransferListItem } from 'node:worker_threads';
 import type { ToMain, ToWorker, WorkerStart } from './run-worker.ts';
 import { runCompileFlags } from './process/compile-budget.ts';
 import { snapshotCli } from './snapshot-cli.ts';
-import { errorLine } from './process/errors.ts';
+import { errorLine, outOfMemoryLine } from './process/errors.ts';
 import { isStdinTerminal, readStdin } from './process/read-stdin.ts';
 
 /**
@@ -112,6 +112,8 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
   let writing = false;
   let termPending = false;
   let finished = false;
+  /** A part of the output came to be written: running out of heap after it leaves stdout cut short. */
+  let partWritten = false;
 
   let terminating = false;
   const terminate = async (when: string): Promise<void> => {
@@ -162,6 +164,7 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
         break;
       case 'stdout':
         writing = true;
+        partWritten = true;
         process.stdout.write(m.bytes, (err) => {
           if (err && isEpipe(err)) process.exit(SIGPIPE_STATUS);
           // A part with more to come: still writing, so a SIGTERM now waits for the last part too.
@@ -187,7 +190,7 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
     finished = true;
     void killGroups(groups).then(() => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        process.stderr.write(`rollstamp: error: out of memory: the run needed more than the JavaScript heap limit of ${heapMb} MiB (raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES); nothing was written\n`);
+        process.stderr.write(outOfMemoryLine(heapMb, partWritten));
       } else {
         process.stderr.write(errorLine(`internal error (${err.name ?? 'unknown'}); rerun with --debug for details`));
         if (process.argv.includes('--debug')) process.stderr.write(`${err.stack ?? String(err)}\n`);

@@ -3,10 +3,9 @@
 // document's tree exists at a time and a document the subset reader declines costs only itself. A document
 // the caller needs only the identity of is skimmed (read/scan-identity.ts) and gets no tree at all.
 import { splitJsonStream } from './json-stream.ts';
-import { plainSubsetText, readSubsetStream } from './subset-yaml.ts';
+import { markerLines, plainSubsetText, readSubsetStream } from './subset-yaml.ts';
 import { scanIdentity } from './scan-identity.ts';
 import { scanSource } from './scan-source.ts';
-import { markerLine } from './subset-scalars.ts';
 import { parseWithLibrary, type StreamDoc } from './stream.ts';
 import type { FileRef } from '../model/results.ts';
 import type { Node } from '../model/nodes.ts';
@@ -97,7 +96,7 @@ function streamDoc(contents: Node | null | undefined, piece: string, file: FileR
 export function splitDocuments(text: string, plain = false): string[] | undefined {
   if (splitJsonStream(text)) return undefined;
   const starts = [0];
-  if (plain) for (let m = markerLine(text, 1); m >= 0; m = markerLine(text, m + 3)) starts.push(m);
+  if (plain) markerLines(text, 1, starts);
   else for (const m of text.matchAll(MARKER)) if (m.index > 0) starts.push(m.index);
   if (starts.length > 1 && PROLOGUE.test(text.slice(0, starts[1]))) starts.splice(1, 1);
   return starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length));

@@ -44,6 +44,15 @@ export function readSubsetStream(text: string, checked = false): SubsetDoc[] | u
   }
 }
 
+/**
+ * Every markerLine at or after `from`, in order, pushed to `into` (returned): the stream splitter's and the
+ * subset reader's one walk over a text's `---` lines.
+ */
+export function markerLines(t: string, from: number, into: number[]): number[] {
+  for (let m = markerLine(t, from); m >= 0; m = markerLine(t, m + 3)) into.push(m);
+  return into;
+}
+
 /** Whether `text` holds nothing that sends a stream to the yaml library by itself (checked once per text). */
 export function plainSubsetText(text: string): boolean {
   return !UNUSUAL_CHAR.test(text) && !unusualLine(text);
@@ -104,8 +113,7 @@ class Reader {
   constructor(private readonly text: string) {}
 
   stream(): SubsetDoc[] {
-    const markers: number[] = [];
-    for (let m = markerLine(this.text, 0); m >= 0; m = markerLine(this.text, m + 3)) markers.push(m);
+    const markers = markerLines(this.text, 0, []);
     const docs: SubsetDoc[] = [];
     // Text before the first marker is a document of its own when it holds content; comments alone belong
     // to the first marked document (as the yaml library reads them).

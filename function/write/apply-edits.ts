@@ -21,36 +21,36 @@ export function lastNonEmpty(pieces: readonly string[]): string | undefined {
  */
 export function textEditPieces(text: string, base: number, edits: readonly TextEdit[]): string[] {
   const crlf = text.includes('\r\n');
-  if (edits.length === 1) return onePieces(text, base, edits[0]!, crlf);
+  if (edits.length === 1) {
+    // The usual stamp: a list of its own length, without a sorted copy of the edits or a list grown by push
+    // (room for 17), both garbage per stamped document (#37).
+    const pieces = ['', '', '', '', ''];
+    pieces[4] = text.slice(editPieces(text, base, edits[0]!, crlf, 0, pieces, 0));
+    return pieces;
+  }
   // Pieces joined once: slicing the whole text per edit would copy it once per stamped workload.
   const parts: string[] = [];
   let at = 0;
-  for (const edit of [...edits].sort((a, b) => a.offset - b.offset)) {
-    const from = edit.offset - base;
-    const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
-    parts.push(text.slice(at, from), crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert, keep);
-    at = from + remove;
-    // A comment must stay apart from what comes before it: `annotations: # none yet` filled in would glue the
-    // stamp's closing quote to the `#` (an empty value is read where the comment starts).
-    if (keep === '' && text[at] === '#' && !/\s$/.test(edit.insert)) parts.push(' ');
-  }
+  for (const edit of [...edits].sort((a, b) => a.offset - b.offset)) at = editPieces(text, base, edit, crlf, at, parts, parts.length);
   parts.push(text.slice(at));
   return parts;
 }
 
 /**
- * textEditPieces of one edit, the usual stamp, as a list of its own length: the same pieces, without a sorted copy
- * of the edits or a list grown by push (room for 17), both garbage per stamped document (#37).
+ * Writes one edit's four pieces into `parts` from index `i` — the text from `at` up to the edit, the insert, what
+ * of the old value stays, and a space or nothing — and returns where the text resumes after the edit.
  */
-function onePieces(text: string, base: number, edit: TextEdit, crlf: boolean): string[] {
+function editPieces(text: string, base: number, edit: TextEdit, crlf: boolean, at: number, parts: string[], i: number): number {
   const from = edit.offset - base;
   const { remove, keep } = edit.block ? blockScalarKept(text, from, edit.remove) : { remove: edit.remove, keep: '' };
-  const insert = crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
-  const at = from + remove;
-  // As in textEditPieces: a comment must stay apart from what comes before it.
-  return keep === '' && text[at] === '#' && !/\s$/.test(edit.insert)
-    ? [text.slice(0, from), insert, keep, ' ', text.slice(at)]
-    : [text.slice(0, from), insert, keep, text.slice(at)];
+  const after = from + remove;
+  parts[i] = text.slice(at, from);
+  parts[i + 1] = crlf ? edit.insert.replace(/\n/g, '\r\n') : edit.insert;
+  parts[i + 2] = keep;
+  // A comment must stay apart from what comes before it: `annotations: # none yet` filled in would glue the
+  // stamp's closing quote to the `#` (an empty value is read where the comment starts).
+  parts[i + 3] = keep === '' && text[after] === '#' && !/\s$/.test(edit.insert) ? ' ' : '';
+  return after;
 }
 
 /**

@@ -45,6 +45,7 @@ function editText(rl: ResourceList, results: readonly Result[], changed: Readonl
   // prints what stringify({ results }, { lineWidth: 0, aliasDuplicateObjects: false }) would.
   const block = resultsYaml(results);
   const ended = lastNonEmpty(pieces)?.endsWith('\n') === true;
-  return [...pieces, ...(ended ? [] : ['\n']), crlf ? block.replace(/\n/g, '\r\n') : block];
+  // The line break that ends the last item before `results:` follows the list's own, as the block's do.
+  return [...pieces, ...(ended ? [] : [crlf ? '\r\n' : '\n']), crlf ? block.replace(/\n/g, '\r\n') : block];
 }
 

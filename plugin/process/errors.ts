@@ -47,3 +47,13 @@ export class CheckFailed extends RollstampError {
 export function errorLine(message: string): string {
   return `rollstamp: ${message.startsWith('error: ') ? message : `error: ${message}`}\n`;
 }
+
+/**
+ * The line for a worker that ran out of heap (limit `heapMb` MiB). `partWritten`: a part of the output had been
+ * handed on to be written when it did (the worker encodes the rest a part at a time), so what stdout holds is
+ * cut short, where otherwise nothing was written. The exit status is 1 either way.
+ */
+export function outOfMemoryLine(heapMb: number, partWritten: boolean): string {
+  const after = partWritten ? 'the output written is incomplete' : 'nothing was written';
+  return errorLine(`out of memory: the run needed more than the JavaScript heap limit of ${heapMb} MiB (raise it with node --max-old-space-size, or lower ROLLSTAMP_MAX_INPUT_BYTES); ${after}`);
+}

@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import { parseDocument } from 'yaml';
 import { PARSE_OPTIONS } from '../../function/read/parse-yaml.ts';
 import { splitDocuments } from '../../function/read/stream-documents.ts';
-import { plainSubsetText, readSubsetStream } from '../../function/read/subset-yaml.ts';
-import { lineStarting, markerLine } from '../../function/read/subset-scalars.ts';
+import { markerLines, plainSubsetText, readSubsetStream } from '../../function/read/subset-yaml.ts';
+import { lineStarting } from '../../function/read/subset-scalars.ts';
 import type { ScalarNode } from '../../function/model/nodes.ts';
 
 /** The definitions the searches replace. */
@@ -32,12 +32,13 @@ test('plainSubsetText refuses exactly the lines the multiline expression finds',
   }
 });
 
-test('markerLine finds the markers the expression finds, in order', () => {
+test('markerLines finds the markers the expression finds, in order, from where it is asked', () => {
   for (const text of texts()) {
     if (/\t/.test(text)) continue;
-    const found: number[] = [];
-    for (let m = markerLine(text, 0); m >= 0; m = markerLine(text, m + 3)) found.push(m);
-    assert.equal(found, [...text.matchAll(MARKER)].map((m) => m.index), JSON.stringify(text));
+    const expected = [...text.matchAll(MARKER)].map((m) => m.index);
+    assert.equal(markerLines(text, 0, []), expected, JSON.stringify(text));
+    // From 1, after what the list holds already (the stream splitter's first start is 0).
+    assert.equal(markerLines(text, 1, [0]), [0, ...expected.filter((m) => m > 0)], JSON.stringify(text));
   }
   assert.is(lineStarting('a%\n%b', '%', 0), 3);
   assert.is(lineStarting('a%\n b%', '%', 0), -1);

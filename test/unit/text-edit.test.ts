@@ -69,4 +69,12 @@ test('text edit: CRLF input stays CRLF', async () => {
   assert.match(run.stdout, /annotations:\r\n {8}rollstamp\.dev\/hash: "sha256:/);
 });
 
+test('text edit: a CRLF ResourceList without a last line break gets its results block after a CRLF too', async () => {
+  const input = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: w\n    annotations: {rollstamp.dev/enabled: "true"}\n  spec:\n    template:\n      spec:\n        containers:\n        - name: c\n          envFrom: [{configMapRef: {name: gone}}]'.replace(/\n/g, '\r\n');
+  const run = await runInProcess(['fn'], { stdin: input });
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /gone\}\}\]\r\nresults:\r\n/);
+  assert.not.match(run.stdout, /[^\r]\n/);
+});
+
 test.run();
