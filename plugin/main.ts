@@ -112,7 +112,11 @@ async function supervise(longRunning: boolean, stdin?: Uint8Array): Promise<void
   let writing = false;
   let termPending = false;
   let finished = false;
-  /** A part of the output came to be written: running out of heap after it leaves stdout cut short. */
+  /**
+   * A part of the output came to be written: running out of heap after it leaves stdout cut short. Node delivers a
+   * dying worker's queued messages before its 'error' (lib/internal/worker.js, `[kOnExit]` drains both ports first),
+   * so a part the worker handed on is seen here before the out-of-memory error is.
+   */
   let partWritten = false;
 
   let terminating = false;
