@@ -8,6 +8,7 @@ import type { SourceEntries } from '../model/object.ts';
 import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 import { Slabs } from '../model/slabs.ts';
+import { newSlot } from '../resolve/index.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
 export class KeyBudgetSpent extends Error {
@@ -103,7 +104,7 @@ export class SharedDigests {
   /** A slot of this object's own for a use given without one. */
   private slotOf(use: SourceUse): SourceSlot {
     let slot = this.unslotted.get(use.id);
-    if (slot === undefined) this.unslotted.set(use.id, (slot = { id: use.id, readers: 0, left: 0, resolution: undefined, kept: false, selections: undefined }));
+    if (slot === undefined) this.unslotted.set(use.id, (slot = newSlot(use.id)));
     return slot;
   }
 

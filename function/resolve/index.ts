@@ -38,12 +38,15 @@ export function resetSlots(slots: ReadonlyMap<string, SourceSlot>): void {
   }
 }
 
+/** A source's slot as first made: no planned reader counted yet, nothing resolved or digested (one layout for all). */
+export const newSlot = (id: string): SourceSlot => ({ id, readers: 0, left: 0, resolution: undefined, kept: false, selections: undefined });
+
 /** The use's slot: its own, the plan's for its id, or one made for an id no planned use reads. */
 export function slotOf(use: SourceUse, ctx: ResolveContext): SourceSlot {
   const planned = use.slot ?? ctx.slots.get(use.id);
   if (planned !== undefined) return planned;
   let slot = ctx.unplanned.get(use.id);
-  if (slot === undefined) ctx.unplanned.set(use.id, (slot = { id: use.id, readers: 0, left: 0, resolution: undefined, kept: false, selections: undefined }));
+  if (slot === undefined) ctx.unplanned.set(use.id, (slot = newSlot(use.id)));
   return slot;
 }
 
