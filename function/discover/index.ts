@@ -74,10 +74,11 @@ export function mergeRefs(obj: KObject, refs: readonly SourceRef[]): SourceUse[]
 function newUse(id: string, ref: SourceRef, namespace: string): MergingUse {
   const { cls, name, optional, field } = ref;
   const dataOnly = ref.dataOnly === true;
-  // requiredField in the literal: added afterwards, it gave each use a property array of its own (#37).
+  // requiredField in the literal: added afterwards, it gave each use a property array of its own (#37); so is the
+  // slot planning gives it (plan/shared-strings.ts).
   return optional
-    ? { id, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly }
-    : { id, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly, requiredField: field };
+    ? { id, slot: undefined, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly }
+    : { id, slot: undefined, cls, namespace, name, whole: false, keys: NO_KEYS as Map<string, KeyUse>, optional, fields: [field], dataOnly, requiredField: field };
 }
 
 /** The most uses searched in a list before a map of them is made. */

@@ -5,6 +5,7 @@
 import { mergeRefs } from '../discover/index.ts';
 import { kindOf, unitKindFor } from '../kinds/index.ts';
 import { binaryDataKeys } from '../resolve/bundle.ts';
+import { heldResolution } from '../resolve/index.ts';
 import { encodeRecord, MAX_RECORD_BYTES, type RecordEntry } from '../model/live-record.ts';
 import { errorResult } from '../model/results.ts';
 import { relatedId } from '../model/object.ts';
@@ -71,7 +72,7 @@ function recordEntries(
   const byId = new Map<string, RecordEntry>();
   for (const use of uses) {
     if (use.cls === 'SecretProviderClass') continue;
-    const resolution = ctx.cache.get(use.id);
+    const resolution = heldResolution(use.id, ctx);
     const live = resolution?.from === 'cluster' || (resolution?.from === 'missing' && resolution.cluster === true);
     if (!live) continue;
     const known = byId.get(use.id);
@@ -84,7 +85,7 @@ function recordEntries(
     byId.set(use.id, entry);
   }
   for (const [id, entry] of byId) {
-    const resolution = ctx.cache.get(id)!;
+    const resolution = heldResolution(id, ctx)!;
     if (resolution.from === 'missing') entry.missing = true;
     else {
       const version = versions?.get(id);

@@ -3,11 +3,12 @@
 // #21); per-key report rows are built only when asked (explain, diff), once per selection. What sharing cannot
 // save — distinct key sets of one large source, rows a report repeats per target — counts against a key budget.
 import { formatDigest, type Hasher, sourceDigest, type SourceInput } from './scheme.ts';
-import type { Resolution, SourceUse } from '../model/dependencies.ts';
+import type { Resolution, SourceSlot, SourceUse } from '../model/dependencies.ts';
 import type { SourceEntries } from '../model/object.ts';
 import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 import { Slabs } from '../model/slabs.ts';
+import { newSlot } from '../resolve/index.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
 export class KeyBudgetSpent extends Error {
@@ -60,10 +61,11 @@ const LIST_MAX = 8;
  */
 export class SharedDigests {
   /**
-   * Selections by source id: its latest selection (the others follow it), or past LIST_MAX a map; no signature
-   * string is built and hashed per use (#37). A view with a selection is digested.
+   * Slots for uses given without one (a caller that keeps none): by source id. A slot's `selections` are its
+   * latest selection (the others follow it), or past LIST_MAX a map; no signature string is built and hashed per
+   * use, and no map of every source id is looked up (#37). A view with a selection is digested.
    */
-  private readonly selections = new Map<string, Shared | ManySelections>();
+  private readonly unslotted = new Map<string, SourceSlot>();
   private readonly perKey = new Map<string, string>();
   /** The selections' digests, kept until apply ends: views of slabs they share, not buffers of their own (#37). */
   private readonly kept = new Slabs();
@@ -76,10 +78,13 @@ export class SharedDigests {
     private spent = 0,
   ) {}
 
-  /** The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows. */
-  digest(use: SourceUse, resolution: Resolution): SharedDigest {
+  /**
+   * The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows.
+   * - `slot`: the source's slot for this apply (resolve/index.ts slotOf), which holds its selections.
+   */
+  digest(use: SourceUse, resolution: Resolution, slot: SourceSlot = this.slotOf(use)): SharedDigest {
     const known = knownKeys(resolution);
-    const shared = this.selection(use, resolution, known);
+    const shared = this.selection(use, resolution, known, slot);
     if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
     if (!known) {
       // Missing or unkeyed: one digest whatever is selected, but the rows are the keys this target names, so
@@ -92,17 +97,24 @@ export class SharedDigests {
   }
 
   /** Only the digest of what `use` selects of `resolution`: a run that prints no reports builds no rows (#37). */
-  digestOnly(use: SourceUse, resolution: Resolution): Buffer {
-    return this.selection(use, resolution, knownKeys(resolution)).digest;
+  digestOnly(use: SourceUse, resolution: Resolution, slot: SourceSlot = this.slotOf(use)): Buffer {
+    return this.selection(use, resolution, knownKeys(resolution), slot).digest;
+  }
+
+  /** A slot of this object's own for a use given without one. */
+  private slotOf(use: SourceUse): SourceSlot {
+    let slot = this.unslotted.get(use.id);
+    if (slot === undefined) this.unslotted.set(use.id, (slot = newSlot(use.id)));
+    return slot;
   }
 
   /** The selection's shared digest, encoded and digested on first use. */
-  private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined): Shared {
+  private selection(use: SourceUse, resolution: Resolution, known: SourceEntries | undefined, slot: SourceSlot): Shared {
     const dataOnly = use.dataOnly === true;
     // The read of one key of a Secret or ConfigMap in the bundle, the commonest selection, is found by that key.
     const oneKey = !use.whole && use.keys.size === 1 && resolution.from === 'bundle' && !('produced' in resolution);
     const key = oneKey ? use.keys.keys().next().value! : selectionKey(use, resolution, known);
-    const held = this.selections.get(use.id);
+    const held = slot.selections as Shared | ManySelections | undefined;
     let viewed = false;
     let count = 0;
     if (held instanceof ManySelections) {
@@ -122,11 +134,11 @@ export class SharedDigests {
     const list = held instanceof ManySelections ? undefined : held;
     const shared: Shared = { dataOnly, oneKey, key, digest: this.kept.copy(sourceDigest(this.hasher, input)), rows: undefined, next: list };
     if (held instanceof ManySelections) addMany(held, shared);
-    else if (count < LIST_MAX) this.selections.set(use.id, shared);
+    else if (count < LIST_MAX) slot.selections = shared;
     else {
       const many = new ManySelections();
       for (let s: Shared | undefined = shared; s !== undefined; s = s.next) addMany(many, s);
-      this.selections.set(use.id, many);
+      slot.selections = many;
     }
     return shared;
   }

@@ -8,11 +8,11 @@ import type { SharedDigests } from './shared-digests.ts';
 import type { Deadline } from '../model/deadline.ts';
 import { kagentUnitDigest, unitHasher } from './kagent-scheme.ts';
 import { dataEntries, maskedKeys } from '../resolve/bundle.ts';
-import { releaseSource, resolveSource, type ResolveContext, type SourceReaders } from '../resolve/index.ts';
+import { releaseSource, resolveSource, slotOf, type ResolveContext } from '../resolve/index.ts';
 import { namespaceHint } from '../resolve/other-namespaces.ts';
 import { errorResult, hasErrorsSince, result, type Subject } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
-import type { ObjectRef, Resolution, SourceUse } from '../model/dependencies.ts';
+import type { ObjectRef, Resolution, SourceSlot, SourceUse } from '../model/dependencies.ts';
 import { type KObject, relatedId } from '../model/object.ts';
 import type { UnitPlan, PlannedTarget } from '../model/plan.ts';
 import type { SourceReport, TargetReport } from '../model/reports.ts';
@@ -85,23 +85,6 @@ function dependencyReport(target: PlannedTarget, ctx: HashContext): TargetReport
 /** A target's source reports when it has none, as `stamp` makes them: shared, never added to. */
 const NO_SOURCES: SourceReport[] = Object.freeze([]) as unknown as SourceReport[];
 
-/**
- * How many targets read each source through their own dependencies (ResolveContext.readers): the targets whose
- * reports are made from their dependencies, each once (one whose hash others carry is made once too).
- */
-export function sourceReaders(targets: readonly PlannedTarget[]): Map<string, SourceReaders> {
-  const readers = new Map<string, SourceReaders>();
-  for (const target of targets) {
-    if (kindOf(target.mode).hash !== 'dependencies' || !target.siteOk) continue;
-    for (const use of target.deps?.uses ?? []) {
-      const known = readers.get(use.id);
-      if (known) known.left++;
-      else readers.set(use.id, { left: 1 });
-    }
-  }
-  return readers;
-}
-
 /** Warnings do not stop a target; errors do. */
 const errorsSince = (ctx: HashContext, before: number): boolean => hasErrorsSince(ctx.results, before);
 
@@ -118,8 +101,8 @@ type Digest = { id: string; digest: Buffer };
 
 /**
  * Source digests (scheme v1) of Secrets and ConfigMaps, shared between targets; missing ones are reported to `reportTo`.
- * - `release`: the uses are a target's planned readers (sourceReaders): each source is released once digested. The
- *   uses are merged per source, so no later use of the target reads it again.
+ * - `release`: the uses are a target's planned readers (SourceSlot.readers, counted by the plan): each source is
+ *   released once digested. The uses are merged per source, so no later use of the target reads it again.
  */
 function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subject, release: boolean): { reports: SourceReport[]; digests: Digest[] } {
   // Added to only with ctx.reports: without, one empty list serves every target (#37).
@@ -127,21 +110,21 @@ function digestUses(uses: readonly SourceUse[], ctx: HashContext, reportTo: Subj
   const digests: Digest[] = [];
   for (const use of uses) {
     ctx.deadline?.check('hashing'); // one use may digest a whole large source
-    // Looked up once for resolving and releasing: a map of every source id, hit twice per use (#37).
-    const readers = ctx.readers?.get(use.id);
-    const resolution = resolveFor(use, ctx, readers);
+    // The source's slot holds its resolution, its readers left and its selections: no map of every source id (#37).
+    const slot = slotOf(use, ctx);
+    const resolution = resolveFor(use, ctx, slot);
     const report = ctx.reports ? reportSource(use, resolution) : undefined;
     if (report) reports.push(report);
     if (resolution.from !== 'ignored' && resolution.from !== 'invalid') {
       if (report) {
-        const shared = ctx.shared.digest(use, resolution);
+        const shared = ctx.shared.digest(use, resolution, slot);
         report.keys = shared.keys;
         report.digest = formatDigest(ctx.hasher, shared.digest);
         digests.push({ id: use.id, digest: shared.digest });
-      } else digests.push({ id: use.id, digest: ctx.shared.digestOnly(use, resolution) });
+      } else digests.push({ id: use.id, digest: ctx.shared.digestOnly(use, resolution, slot) });
       reportMissing(use, resolution, ctx, reportTo);
     }
-    if (release) releaseSource(use.id, ctx, readers);
+    if (release) releaseSource(slot);
   }
   return { reports, digests };
 }
@@ -207,8 +190,8 @@ function unitHash(obj: KObject, ctx: HashContext): { digest: Buffer; sources: So
 }
 
 /** The source as this use reads it: a `data`-only reader does not see keys that are only in binaryData. */
-function resolveFor(use: SourceUse, ctx: HashContext, readers?: SourceReaders): Resolution {
-  const resolution = resolveSource(use, ctx, readers);
+function resolveFor(use: SourceUse, ctx: HashContext, slot?: SourceSlot): Resolution {
+  const resolution = resolveSource(use, ctx, slot);
   return use.dataOnly && 'entries' in resolution ? { ...resolution, entries: dataEntries(resolution.entries) } : resolution;
 }
 

@@ -20,6 +20,8 @@ export interface SourceRef {
 /** Everything one target uses of one Secret or ConfigMap. */
 export interface SourceUse {
   id: string;
+  /** The plan's one slot for this id, shared by every planned use of it (plan/shared-strings.ts); none on a use made later. */
+  slot?: SourceSlot;
   cls: SourceClass;
   namespace: string;
   name: string;
@@ -79,6 +81,25 @@ export type Resolution =
   | { from: 'missing'; cluster?: boolean }
   /** The object exists but could not be read; the errors are already in the results. */
   | { from: 'invalid' };
+
+/**
+ * One Secret or ConfigMap id of a plan, shared by all its planned uses, so that hashing keeps what it keeps per
+ * source on it rather than in maps of every source id, each looked up per use (#37). Made by the plan; the fields
+ * after `readers` are one apply's, set afresh when an apply starts (resolve/index.ts resetSlots).
+ */
+export interface SourceSlot {
+  readonly id: string;
+  /** How many planned targets read the source through their own dependencies (hash/targets.ts digests them). */
+  readers: number;
+  /** Of `readers`, those that have not read it yet in this apply: at 0 the resolution goes unless `kept`. */
+  left: number;
+  /** The resolution: while planned readers are left, or for the rest of the apply when `kept`. */
+  resolution: Resolution | undefined;
+  /** Kept to the end of the apply: read live, reported something, or resolved for a reader no plan counted. */
+  kept: boolean;
+  /** The source's digested selections (hash/shared-digests.ts owns their shape). */
+  selections: unknown;
+}
 
 /** Sources read outside the core (the live cluster): id → entries, or null for "not found". */
 export type FetchedSources = ReadonlyMap<string, SourceEntries | null>;

@@ -2,7 +2,7 @@
 // target with its stamp site's state, its current stamp, its dependencies and the planned text edit of its
 // stamp, the Secrets and ConfigMaps to read from the cluster, and the results so far. Types only.
 import type { Config } from './config.ts';
-import type { Dependencies, SourceRef } from './dependencies.ts';
+import type { Dependencies, SourceRef, SourceSlot } from './dependencies.ts';
 import type { MapNode } from './nodes.ts';
 import type { KObject, SourceIndex } from './object.ts';
 import type { Result, Subject } from './results.ts';
@@ -76,6 +76,8 @@ export interface Plan {
   config: Config;
   /** Secrets, ConfigMaps, producers and kagent objects: what resolving reads (their trees stay). */
   index: SourceIndex;
+  /** The slot of each source id a planned target uses (SourceUse.slot), by id. */
+  slots: ReadonlyMap<string, SourceSlot>;
   targets: PlannedTarget[];
   /** Objects hashed as units, each planned once. */
   units: Map<KObject, UnitPlan>;

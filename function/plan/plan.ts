@@ -165,7 +165,7 @@ export class Planner {
    * the caller plans the input again with those ids (`new Planner(…, replan)`), which then keeps the objects.
    */
   finish(): Plan {
-    if (this.replan) return { config: this.config, index: emptyIndex(), targets: [], units: new Map(), needs: [], results: [], items: this.count, selectable: 0, workSpent: 0, strayRecords: [], replan: [...this.wanted] };
+    if (this.replan) return { config: this.config, index: emptyIndex(), slots: new Map(), targets: [], units: new Map(), needs: [], results: [], items: this.count, selectable: 0, workSpent: 0, strayRecords: [], replan: [...this.wanted] };
     const waiting = this.slots.flatMap((s) => ('target' in s ? [s.target] : []));
     let linked: Array<Target | undefined> = waiting;
     for (const kind of LINKED_KINDS) linked = kind.link!(linked, this.candidates, this.results, this.config);
@@ -185,7 +185,7 @@ export class Planner {
     const reloaded = alsoReloadedWarning(this.alsoReloaded);
     if (reloaded) this.results.push(reloaded);
     const { config, index, units, results, kagent1x, selectable, workSpent, strayRecords } = this;
-    return { config, index, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent, strayRecords };
+    return { config, index, slots: this.strings.slots, targets, units, needs: liveNeeds(targets, units, index, config), results, items: this.count, selectable, kagent1x, workSpent, strayRecords };
   }
 
   /**
@@ -260,7 +260,12 @@ export class Planner {
       const before = results.length;
       const found = kind.dependencies(target, new NodeReader(obj.subject, results), this.index, config.maxReferences);
       const deps = discoverDependencies(obj, found, results, config.maxReferences);
-      if (!hasErrorsSince(results, before)) out.deps = this.strings.dependencies(deps);
+      if (!hasErrorsSince(results, before)) {
+        out.deps = this.strings.dependencies(deps);
+        // Its planned readers, counted once per target whose report is made from its own dependencies (each planned
+        // once): apply lets a source's values go after the last of them (hash/targets.ts).
+        if (kind.hash === 'dependencies') for (const use of out.deps.uses) use.slot!.readers++;
+      }
       for (const ref of out.deps?.objects ?? []) {
         const unit = unitKindFor(ref.kind);
         const named = unit ? this.index.related.get(relatedId(ref.kind, ref.namespace, ref.name)) : undefined;

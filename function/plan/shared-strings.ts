@@ -1,17 +1,21 @@
 // Plan stage: one copy of each string the plan keeps over and over. A plan lives until the run ends, and its
 // targets' dependencies repeat the same field paths and source ids: 20,000 workloads reading
 // `spec.template.spec.containers[0].envFrom[0].secretRef` each held their own copy of it (#37).
-import type { Dependencies, SourceUse } from '../model/dependencies.ts';
+import type { Dependencies, SourceSlot, SourceUse } from '../model/dependencies.ts';
+import { newSlot } from '../resolve/index.ts';
 
 /** Objects a target names (kagent's ModelConfigs, tools): none for a workload, one array for all of them. */
 const NO_OBJECTS: Dependencies['objects'] = Object.freeze([]);
 
 /**
- * Equal strings given as one: the first one given.
+ * Equal strings given as one: the first one given; and one slot per source id (model/dependencies.ts SourceSlot).
  * - One per plan: it goes with the planner, so a long-running process keeps nothing from one run to the next.
  */
 export class SharedStrings {
+  /** Field paths: a few, each repeated by many uses. */
   private readonly known = new Map<string, string>();
+  /** Each source id's slot, holding the id's shared copy: looked up here once per use, so apply need not (#37). */
+  readonly slots = new Map<string, SourceSlot>();
 
   /** `text`, or the equal string given before it. */
   share(text: string): string {
@@ -38,8 +42,17 @@ export class SharedStrings {
     return deps;
   }
 
+  /** The slot of source `id`, made when the id is first seen. */
+  slot(id: string): SourceSlot {
+    let slot = this.slots.get(id);
+    if (slot === undefined) this.slots.set(id, (slot = newSlot(id)));
+    return slot;
+  }
+
   private use(use: SourceUse): void {
-    use.id = this.share(use.id);
+    const slot = this.slot(use.id);
+    use.id = slot.id;
+    use.slot = slot;
     const given = use.fields;
     // A use of one reference holds its field in an array made at its length (mergeRefs), shared in place.
     const fields = given.length === 1 ? given : given.slice();

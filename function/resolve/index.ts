@@ -8,7 +8,7 @@ import { errorResult, type Result } from '../model/results.ts';
 import { decodeSourceObject, treelessEntries } from './bundle.ts';
 import { isSopsSecret, readProduced, readSops } from './producers.ts';
 import type { LiveMode } from '../model/config.ts';
-import type { FetchedSources, Resolution, SourceUse } from '../model/dependencies.ts';
+import type { FetchedSources, Resolution, SourceSlot, SourceUse } from '../model/dependencies.ts';
 import { isTreeless, type KObject, type SourceIndex } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
 
@@ -17,55 +17,67 @@ export interface ResolveContext {
   results: Result[];
   fetched?: FetchedSources;
   /**
-   * Resolutions by source id, so each object is decoded and reported once: those no planned reader counts
-   * (`readers`), and those kept whatever the readers (read live, or reported something).
+   * Each source's slot by id (Plan.slots), for a use that has none of its own (a unit's, kagent 1.x's); a source
+   * no planned use reads gets one in `unplanned`. A slot holds the source's resolution, so each object is decoded
+   * and reported once, and lets it go once its planned readers have read it (`releaseSource`): the decoded values
+   * of 20,000 Secrets are not all alive at once (#37).
    */
-  cache: Map<string, Resolution>;
-  /**
-   * The planned readers of each source (by id) that have not read it yet (`releaseSource`), with its resolution
-   * while they have not: once none is left, the resolution is let go, so the decoded values of 20,000 Secrets are
-   * not all alive at once (#37). One map for both saves each use lookups in a map of every source id. Default:
-   * every resolution is kept.
-   */
-  readers?: Map<string, SourceReaders>;
-  /** Ids whose resolution reported something: kept, so it is reported once. */
-  reported?: Set<string>;
+  slots: ReadonlyMap<string, SourceSlot>;
+  unplanned: Map<string, SourceSlot>;
   /** `reloader.stakater.com/ignore: "true"` leaves an object out too (`reloader: enabled`, #38). Default: false. */
   reloaderIgnore?: boolean;
 }
 
-/** How many planned readers of a source are still to read it, and its resolution until they have. */
-export interface SourceReaders {
-  left: number;
-  resolution?: Resolution;
+/** Readies the plan's slots for one apply: every planned reader left, nothing resolved or digested yet. */
+export function resetSlots(slots: ReadonlyMap<string, SourceSlot>): void {
+  for (const slot of slots.values()) {
+    slot.left = slot.readers;
+    slot.resolution = undefined;
+    slot.kept = false;
+    slot.selections = undefined;
+  }
+}
+
+/** A source's slot as first made: no planned reader counted yet, nothing resolved or digested (one layout for all). */
+export const newSlot = (id: string): SourceSlot => ({ id, readers: 0, left: 0, resolution: undefined, kept: false, selections: undefined });
+
+/** The use's slot: its own, the plan's for its id, or one made for an id no planned use reads. */
+export function slotOf(use: SourceUse, ctx: ResolveContext): SourceSlot {
+  const planned = use.slot ?? ctx.slots.get(use.id);
+  if (planned !== undefined) return planned;
+  let slot = ctx.unplanned.get(use.id);
+  if (slot === undefined) ctx.unplanned.set(use.id, (slot = newSlot(use.id)));
+  return slot;
 }
 
 /**
- * Resolves a source (once per id).
- * - `readers`: its entry in ctx.readers, when the caller has looked it up already (to release it after, #37).
+ * Resolves a source (once per id while it is held; see releaseSource).
+ * - `slot`: the use's slot, when the caller has it already (to release it after, #37).
  */
-export function resolveSource(use: SourceUse, ctx: ResolveContext, readers: SourceReaders | undefined = ctx.readers?.get(use.id)): Resolution {
-  let resolution = readers?.resolution ?? ctx.cache.get(use.id);
+export function resolveSource(use: SourceUse, ctx: ResolveContext, slot: SourceSlot = slotOf(use, ctx)): Resolution {
+  let resolution = slot.resolution;
   if (!resolution) {
     const before = ctx.results.length;
     resolution = resolveUncached(use, ctx);
-    const reported = ctx.results.length > before;
-    if (reported) (ctx.reported ??= new Set()).add(use.id);
-    // What was read live stays: the live-read records are made from the cache afterwards (hash/live-records.ts).
-    if (readers && !reported && !isLive(resolution)) readers.resolution = resolution;
-    else ctx.cache.set(use.id, resolution);
+    slot.resolution = resolution;
+    // What was read live stays: the live-read records are made from it afterwards (hash/live-records.ts). What
+    // reported something stays, so it is reported once; and so does what no planned reader is left to let go.
+    if (slot.left <= 0 || ctx.results.length > before || isLive(resolution)) slot.kept = true;
   }
   return resolution;
 }
 
 /**
- * One planned reader of the source is done with it (see ResolveContext.readers). A resolution let go that is
+ * One planned reader of the source is done with it. Once none is left, its resolution is let go unless kept; one
  * asked for again (a reader no plan counted) is resolved again: the same input gives the same values, and it
  * reported nothing the first time, so it reports nothing now.
  */
-export function releaseSource(id: string, ctx: ResolveContext, readers: SourceReaders | undefined = ctx.readers?.get(id)): void {
-  if (readers !== undefined && --readers.left <= 0) ctx.readers!.delete(id);
+export function releaseSource(slot: SourceSlot): void {
+  if (slot.left > 0 && --slot.left === 0 && !slot.kept) slot.resolution = undefined;
 }
+
+/** The resolution a source has now, if any (a live one is kept to the end of the apply). */
+export const heldResolution = (id: string, ctx: ResolveContext): Resolution | undefined => (ctx.slots.get(id) ?? ctx.unplanned.get(id))?.resolution;
 
 /** No object or producer by that id: one empty list for every such lookup. */
 const NONE: readonly never[] = Object.freeze([]);

@@ -7,7 +7,8 @@ import { formatPath } from '../model/nodes.ts';
 import { liveRecords } from '../hash/live-records.ts';
 import { makeHasher } from '../hash/scheme.ts';
 import { KeyBudgetSpent, SharedDigests } from '../hash/shared-digests.ts';
-import { hashTarget, sourceReaders, type HashContext } from '../hash/targets.ts';
+import { hashTarget, type HashContext } from '../hash/targets.ts';
+import { resetSlots } from '../resolve/index.ts';
 import { Planner } from '../plan/plan.ts';
 import { errorResult, hasErrors, infoResult, sortResults, warningResult, type Result } from '../model/results.ts';
 import { writeStamp } from '../write/stamp.ts';
@@ -100,12 +101,13 @@ export function apply(planned: Plan, options: ApplyOptions = {}): StampOutcome {
   }
   const results: Result[] = [...planned.results];
   const hasher = makeHasher(options.hashKey);
+  // Each source's decoded values go once its last planned reader is hashed (#37): the plan counted them.
+  resetSlots(planned.slots);
   const ctx: HashContext = {
     inventory: planned.index,
     results,
-    cache: new Map(),
-    // Each source's decoded values go once its last planned reader is hashed (#37).
-    readers: sourceReaders(planned.targets),
+    slots: planned.slots,
+    unplanned: new Map(),
     hasher,
     // One budget for the run: hashing goes on from what planning spent on declared paths (#33).
     shared: new SharedDigests(hasher, config.maxKeyWork ?? DEFAULT_MAX_KEY_WORK, options.keyDetail === true || options.keyDigests === true, options.keyDigests === true, planned.workSpent),

@@ -27,7 +27,7 @@ function expected(refs: readonly SourceRef[]): unknown[] {
     }
     const required = rs.find((r) => !r.optional)?.field;
     return {
-      id, cls: rs[0]!.cls, namespace, name: rs[0]!.name,
+      id, slot: undefined, cls: rs[0]!.cls, namespace, name: rs[0]!.name,
       whole: rs.some((r) => r.keys === 'whole'),
       keys: [...keys],
       optional: rs.every((r) => r.optional),

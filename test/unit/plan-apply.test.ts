@@ -198,4 +198,28 @@ test('a source read by several targets is reported once and hashed alike when it
   assert.is(fine.targets.length, 3);
 });
 
+test('the uses of one source share its slot, which counts its planned readers; apply lets its values go after the last and starts afresh on the same plan (#37)', () => {
+  const workload = (name: string, secret = 'db'): string => WORKLOAD.replace('name: web\n', `name: ${name}\n`).replace('{name: db}', `{name: ${secret}}`);
+  const bad = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bad, namespace: shop}\ndata: {password: "not base64!"}\n';
+  const text = [workload('a'), workload('b'), SECRET, workload('c', 'bad'), bad].join('---\n');
+  const planned = plan(streamItems(docsOf(text)).items, configOf());
+  const [a, b] = planned.targets.map((t) => t.deps!.uses.find((u) => u.cls === 'Secret')!);
+  assert.ok(a!.slot !== undefined && a!.slot === b!.slot, 'one slot for both uses');
+  assert.is(planned.slots.get('Secret/shop/db'), a!.slot);
+  assert.is(a!.slot!.readers, 2);
+  const fresh = apply(plan(streamItems(docsOf(text)).items, configOf()));
+  const keyed = apply(planned, { hashKey: new Uint8Array(32).fill(7) });
+  assert.is.not(keyed.targets[0]!.hash, fresh.targets[0]!.hash);
+  const slot = a!.slot!;
+  assert.is(slot.left, 0);
+  assert.is(slot.resolution, undefined, 'decoded values let go after the last reader');
+  assert.is(planned.slots.get('ConfigMap/shop/remote')!.resolution, undefined, 'a missing source too');
+  const invalid = planned.slots.get('Secret/shop/bad')!;
+  assert.equal([invalid.kept, invalid.resolution], [true, { from: 'invalid' }], 'a source that reported something is kept');
+  // The keyed apply's selections and resolutions are not this one's: the same plan hashes as a fresh one.
+  const again = apply(planned);
+  assert.equal(again.targets.map((t) => t.hash), fresh.targets.map((t) => t.hash));
+  assert.equal(again.results, fresh.results);
+});
+
 test.run();
