@@ -8,7 +8,6 @@ import type { SourceEntries } from '../model/object.ts';
 import { itself, sortInByteOrder } from '../model/order.ts';
 import type { SourceReport } from '../model/reports.ts';
 import { Slabs } from '../model/slabs.ts';
-import { newSlot } from '../resolve/index.ts';
 
 /** Thrown when the key budget is spent; apply turns it into one TOO_MUCH_KEY_WORK error. */
 export class KeyBudgetSpent extends Error {
@@ -60,12 +59,9 @@ const LIST_MAX = 8;
  *   message of that one key, computed once per source and key).
  */
 export class SharedDigests {
-  /**
-   * Slots for uses given without one (a caller that keeps none): by source id. A slot's `selections` are its
-   * latest selection (the others follow it), or past LIST_MAX a map; no signature string is built and hashed per
-   * use, and no map of every source id is looked up (#37). A view with a selection is digested.
-   */
-  private readonly unslotted = new Map<string, SourceSlot>();
+  // A source's selections are kept on its slot (resolve/index.ts slotOf): its latest selection (the others follow
+  // it), or past LIST_MAX a map; no signature string is built and hashed per use, and no map of every source id is
+  // looked up (#37). A view with a selection is digested.
   private readonly perKey = new Map<string, string>();
   /** The selections' digests, kept until apply ends: views of slabs they share, not buffers of their own (#37). */
   private readonly kept = new Slabs();
@@ -82,7 +78,7 @@ export class SharedDigests {
    * The digest of what `use` selects of `resolution` (not ignored, not invalid), and its report rows.
    * - `slot`: the source's slot for this apply (resolve/index.ts slotOf), which holds its selections.
    */
-  digest(use: SourceUse, resolution: Resolution, slot: SourceSlot = this.slotOf(use)): SharedDigest {
+  digest(use: SourceUse, resolution: Resolution, slot: SourceSlot): SharedDigest {
     const known = knownKeys(resolution);
     const shared = this.selection(use, resolution, known, slot);
     if (!this.detail) return { digest: shared.digest, keys: namedRows(use, resolution, known) };
@@ -97,15 +93,8 @@ export class SharedDigests {
   }
 
   /** Only the digest of what `use` selects of `resolution`: a run that prints no reports builds no rows (#37). */
-  digestOnly(use: SourceUse, resolution: Resolution, slot: SourceSlot = this.slotOf(use)): Buffer {
+  digestOnly(use: SourceUse, resolution: Resolution, slot: SourceSlot): Buffer {
     return this.selection(use, resolution, knownKeys(resolution), slot).digest;
-  }
-
-  /** A slot of this object's own for a use given without one. */
-  private slotOf(use: SourceUse): SourceSlot {
-    let slot = this.unslotted.get(use.id);
-    if (slot === undefined) this.unslotted.set(use.id, (slot = newSlot(use.id)));
-    return slot;
   }
 
   /** The selection's shared digest, encoded and digested on first use. */

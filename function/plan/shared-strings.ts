@@ -2,7 +2,7 @@
 // targets' dependencies repeat the same field paths and source ids: 20,000 workloads reading
 // `spec.template.spec.containers[0].envFrom[0].secretRef` each held their own copy of it (#37).
 import type { Dependencies, SourceSlot, SourceUse } from '../model/dependencies.ts';
-import { newSlot } from '../resolve/index.ts';
+import { slotIn } from '../resolve/index.ts';
 
 /** Objects a target names (kagent's ModelConfigs, tools): none for a workload, one array for all of them. */
 const NO_OBJECTS: Dependencies['objects'] = Object.freeze([]);
@@ -42,15 +42,8 @@ export class SharedStrings {
     return deps;
   }
 
-  /** The slot of source `id`, made when the id is first seen. */
-  slot(id: string): SourceSlot {
-    let slot = this.slots.get(id);
-    if (slot === undefined) this.slots.set(id, (slot = newSlot(id)));
-    return slot;
-  }
-
   private use(use: SourceUse): void {
-    const slot = this.slot(use.id);
+    const slot = slotIn(this.slots, use.id);
     use.id = slot.id;
     use.slot = slot;
     const given = use.fields;

@@ -41,13 +41,16 @@ export function resetSlots(slots: ReadonlyMap<string, SourceSlot>): void {
 /** A source's slot as first made: no planned reader counted yet, nothing resolved or digested (one layout for all). */
 export const newSlot = (id: string): SourceSlot => ({ id, readers: 0, left: 0, resolution: undefined, kept: false, selections: undefined });
 
+/** The slot of source `id` in `slots`, made there when the id is first seen. */
+export function slotIn(slots: Map<string, SourceSlot>, id: string): SourceSlot {
+  let slot = slots.get(id);
+  if (slot === undefined) slots.set(id, (slot = newSlot(id)));
+  return slot;
+}
+
 /** The use's slot: its own, the plan's for its id, or one made for an id no planned use reads. */
 export function slotOf(use: SourceUse, ctx: ResolveContext): SourceSlot {
-  const planned = use.slot ?? ctx.slots.get(use.id);
-  if (planned !== undefined) return planned;
-  let slot = ctx.unplanned.get(use.id);
-  if (slot === undefined) ctx.unplanned.set(use.id, (slot = newSlot(use.id)));
-  return slot;
+  return use.slot ?? ctx.slots.get(use.id) ?? slotIn(ctx.unplanned, use.id);
 }
 
 /**

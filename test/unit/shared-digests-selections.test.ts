@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { makeHasher, sourceDigest } from '../../function/hash/scheme.ts';
 import { KeyBudgetSpent, SharedDigests } from '../../function/hash/shared-digests.ts';
 import type { KeyUse, Resolution, SourceUse } from '../../function/model/dependencies.ts';
+import { newSlot } from '../../function/resolve/index.ts';
 
 const hasher = makeHasher();
 const entries = new Map(Array.from({ length: 20 }, (_, i) => [`k${i}`, new TextEncoder().encode(`v${i}`)]));
@@ -16,37 +17,44 @@ function use(keys: string[], options: { whole?: boolean; dataOnly?: boolean } = 
   return { id: 'ConfigMap/ns/big', cls: 'ConfigMap', namespace: 'ns', name: 'big', whole: options.whole ?? false, keys: named, optional: false, fields: ['f'], ...(options.dataOnly ? { dataOnly: true } : {}) };
 }
 
+/** One apply's digests of the one source: its selections are kept on the slot resolving gives every use of it. */
+function digestsOf(budget: number): (u: SourceUse) => Buffer {
+  const shared = new SharedDigests(hasher, budget, false, false);
+  const slot = newSlot('ConfigMap/ns/big');
+  return (u) => shared.digestOnly(u, resolution, slot);
+}
+
 const expected = (keys: string[]): Buffer => sourceDigest(hasher, { cls: 'ConfigMap', namespace: 'ns', name: 'big', entries, keys });
 
 test('twenty one-key selections of one source, then each again: the same digests, and only the first is free', () => {
   // 19 further one-key selections cost a key each; the 20 repeats cost nothing.
-  const shared = new SharedDigests(hasher, 19, false, false);
-  const first = Array.from({ length: 20 }, (_, i) => shared.digestOnly(use([`k${i}`]), resolution));
+  const shared = digestsOf(19);
+  const first = Array.from({ length: 20 }, (_, i) => shared(use([`k${i}`])));
   first.forEach((d, i) => assert.ok(d.equals(expected([`k${i}`])), `k${i}`));
-  Array.from({ length: 20 }, (_, i) => assert.is(shared.digestOnly(use([`k${i}`]), resolution), first[i], `k${i} again`));
+  Array.from({ length: 20 }, (_, i) => assert.is(shared(use([`k${i}`])), first[i], `k${i} again`));
   // One more selection of the same view is over the budget.
-  assert.throws(() => shared.digestOnly(use(['k0', 'k1']), resolution), (e: unknown) => e instanceof KeyBudgetSpent);
+  assert.throws(() => shared(use(['k0', 'k1'])), (e: unknown) => e instanceof KeyBudgetSpent);
 });
 
 test('a data-only view has its own free first selection; whole and two-key reads are kept apart from one-key reads', () => {
-  const views = new SharedDigests(hasher, 0, false, false);
-  const one = views.digestOnly(use(['k1']), resolution);
+  const views = digestsOf(0);
+  const one = views(use(['k1']));
   assert.ok(one.equals(expected(['k1'])));
   // Another key than the other view's first: free all the same, and found again as itself.
-  const data = views.digestOnly(use(['k2'], { dataOnly: true }), resolution);
+  const data = views(use(['k2'], { dataOnly: true }));
   assert.ok(data.equals(expected(['k2'])), 'the first data-only selection is free');
-  assert.is(views.digestOnly(use(['k2'], { dataOnly: true }), resolution), data);
-  assert.throws(() => views.digestOnly(use(['k3'], { dataOnly: true }), resolution), (e: unknown) => e instanceof KeyBudgetSpent);
-  assert.throws(() => views.digestOnly(use(['k1', 'k2']), resolution), (e: unknown) => e instanceof KeyBudgetSpent);
-  const wide = new SharedDigests(hasher, 1000, false, false);
-  const keyed = Array.from({ length: 10 }, (_, i) => wide.digestOnly(use([`k${i}`]), resolution));
-  const whole = wide.digestOnly(use([], { whole: true }), resolution);
-  const pair = wide.digestOnly(use(['k1', 'k2']), resolution);
+  assert.is(views(use(['k2'], { dataOnly: true })), data);
+  assert.throws(() => views(use(['k3'], { dataOnly: true })), (e: unknown) => e instanceof KeyBudgetSpent);
+  assert.throws(() => views(use(['k1', 'k2'])), (e: unknown) => e instanceof KeyBudgetSpent);
+  const wide = digestsOf(1000);
+  const keyed = Array.from({ length: 10 }, (_, i) => wide(use([`k${i}`])));
+  const whole = wide(use([], { whole: true }));
+  const pair = wide(use(['k1', 'k2']));
   assert.ok(whole.equals(expected([...entries.keys()])));
   assert.ok(pair.equals(expected(['k1', 'k2'])));
-  assert.is(wide.digestOnly(use([], { whole: true }), resolution), whole);
-  assert.is(wide.digestOnly(use(['k2', 'k1']), resolution), pair);
-  keyed.forEach((d, i) => assert.is(wide.digestOnly(use([`k${i}`]), resolution), d));
+  assert.is(wide(use([], { whole: true })), whole);
+  assert.is(wide(use(['k2', 'k1'])), pair);
+  keyed.forEach((d, i) => assert.is(wide(use([`k${i}`])), d));
 });
 
 test.run();
