@@ -6,6 +6,7 @@ import { NodeReader } from '../model/nodes.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import { KAGENT_GROUP } from './kagent-versions.ts';
 import type { TargetKind } from './kind.ts';
+import { newTarget } from '../model/target.ts';
 
 /** The kagent kinds whose pods an Agent stamp rolls (a rendered Deployment names its Agent as one of them). */
 export const AGENT_KINDS: readonly string[] = ['Agent', 'SandboxAgent'];
@@ -20,7 +21,7 @@ export const kagentAgents: TargetKind = {
     read(obj, results) {
       if (!isSafeToRead(obj, results)) return undefined;
       const site = agentStampSite(obj, new NodeReader(obj.subject, results));
-      return site ? { obj, mode: 'agent', site } : undefined;
+      return site ? newTarget(obj, 'agent', site) : undefined;
     },
   },
   dependencies: (target, reader, inventory) => agentRefs(target.obj, reader, inventory),

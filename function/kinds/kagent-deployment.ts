@@ -3,7 +3,7 @@
 import { ENABLED_ANNOTATION } from '../model/constants.ts';
 import { childIn, stringValue } from '../model/nodes.ts';
 import { type KObject, relatedId } from '../model/object.ts';
-import type { Target } from '../model/target.ts';
+import { newTarget, type Target } from '../model/target.ts';
 import { kagentAgents } from './kagent-agent.ts';
 import type { TargetKind } from './kind.ts';
 
@@ -37,7 +37,7 @@ function linkAgentDeployments(targets: Array<Target | undefined>, candidates: re
     const name = renderedAgentName(obj);
     const agent = name === undefined ? undefined : (agents.get(relatedId('Agent', obj.namespace, name)) ?? agents.get(relatedId('SandboxAgent', obj.namespace, name)));
     if (!agent) continue;
-    const linked: Target = { obj, mode: 'agent-deployment', site: { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, templatePath: ['spec', 'template'], carriedFrom: agent };
+    const linked = newTarget(obj, 'agent-deployment', { kind: 'annotation', path: ['spec', 'template', 'metadata', 'annotations'] }, { templatePath: ['spec', 'template'], carriedFrom: agent });
     const at = byNode.get(obj);
     if (at !== undefined) targets[at] = linked;
     else targets.push(linked);

@@ -5,6 +5,7 @@ import { modelConfigRefs } from '../discover/kagent.ts';
 import { isSafeToRead } from '../model/safety.ts';
 import { KAGENT_GROUP } from './kagent-versions.ts';
 import type { TargetKind } from './kind.ts';
+import { newTarget } from '../model/target.ts';
 
 export const kagentModelConfigs: TargetKind = {
   mode: 'model-config',
@@ -13,7 +14,7 @@ export const kagentModelConfigs: TargetKind = {
   select: {
     matches: (obj, config) => config.kagent === 'enabled' && obj.group === KAGENT_GROUP && obj.kind === 'ModelConfig',
     byDefault: () => true,
-    read: (obj, results) => (isSafeToRead(obj, results) ? { obj, mode: 'model-config', site: { kind: 'annotation', path: ['metadata', 'annotations'] } } : undefined),
+    read: (obj, results) => (isSafeToRead(obj, results) ? newTarget(obj, 'model-config', { kind: 'annotation', path: ['metadata', 'annotations'] }) : undefined),
   },
   unitKind: 'ModelConfig',
   unitRefs: modelConfigRefs,

@@ -9,7 +9,7 @@ import { childIn, formatPath, isScalarNode, NodeReader, stringValue } from '../m
 import { infoResult, result, warningResult, type Result } from '../model/results.ts';
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
-import type { Target } from '../model/target.ts';
+import { newTarget, type Target } from '../model/target.ts';
 import type { KeyPath, Rollout } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
 
@@ -53,7 +53,7 @@ export function workloadRefOf(obj: KObject, path: KeyPath, results: Result[], ba
     results.push(warningResult('NO_TEMPLATE', `names ${apiVersion} ${kind} ${name}, which Argo Rollouts takes no pod template from (only a Deployment, ReplicaSet or PodTemplate); not stamped`, obj.subject, formatPath(path)));
     return undefined;
   }
-  return { ...base, mode: MODE, handsTo: { id: idOf(group, kind, obj.namespace, name), what: `${kind} ${obj.namespace}/${name}`, field: formatPath(path) } };
+  return newTarget(base.obj, MODE, base.site, { ...base, handsTo: { id: idOf(group, kind, obj.namespace, name), what: `${kind} ${obj.namespace}/${name}`, field: formatPath(path) } });
 }
 
 export const rolloutWorkloadRefs: TargetKind = {
@@ -120,16 +120,13 @@ function linkWorkloadRefs(targets: Array<Target | undefined>, candidates: readon
       const template = REFERABLE.get(`${obj.group}/${obj.kind}`)!;
       const ownAt = own.get(obj);
       const ownTarget = ownAt === undefined ? undefined : targets[ownAt];
-      const target: Target = {
-        obj,
-        mode: MODE,
-        site: { kind: 'annotation', path: [...template, 'metadata', 'annotations'] },
+      const target = newTarget(obj, MODE, { kind: 'annotation', path: [...template, 'metadata', 'annotations'] }, {
         templatePath: template,
         via: [rollout],
         rollout: rolloutOf(obj, [rollout]),
-        ...(t.reloaderRefs || ownTarget?.reloaderRefs ? { reloaderRefs: [...(ownTarget?.reloaderRefs ?? []), ...(t.reloaderRefs ?? [])] } : {}),
-        ...(ownTarget?.alsoRolledBy || t.alsoRolledBy ? { alsoRolledBy: 'Reloader' as const } : {}),
-      };
+        reloaderRefs: t.reloaderRefs || ownTarget?.reloaderRefs ? [...(ownTarget?.reloaderRefs ?? []), ...(t.reloaderRefs ?? [])] : undefined,
+        alsoRolledBy: ownTarget?.alsoRolledBy || t.alsoRolledBy ? 'Reloader' : undefined,
+      });
       const at = ownAt ?? i;
       targets[at] = target;
       linked.set(obj, { at, target });

@@ -13,7 +13,7 @@ import { child, childIn, formatPath, isMapNode, isNullish, isScalarNode, NodeRea
 import type { Config } from '../model/config.ts';
 import type { KObject } from '../model/object.ts';
 import { isSafeToRead } from '../model/safety.ts';
-import type { Target } from '../model/target.ts';
+import { newTarget, type Target } from '../model/target.ts';
 import type { Rollout, WorkloadRow } from '../model/workload-row.ts';
 import type { TargetKind } from './kind.ts';
 import { WORKLOAD_ROWS } from './workload-rows.ts';
@@ -181,7 +181,7 @@ function readTarget(obj: KObject, row: WorkloadRow, results: Result[], config: C
   if (row.declaredAt !== undefined && !declaredPodSpecsHold(obj, row, results)) return undefined;
   if (rollout.how === 'on-delete') results.push(warningResult('ON_DELETE_STRATEGY', rollout.why, obj.subject, field));
   if (rollout.how === 'never') results.push(warningResult('NO_AUTOMATIC_ROLLOUT', rollout.why, obj.subject, field));
-  const target: Target = { obj, mode: 'workload', site: row.stamp, row, rollout, ...(row.component ? { component: row.component } : {}) };
+  const target = newTarget(obj, 'workload', row.stamp, { row, rollout, component: row.component || undefined });
   const reloader = reloaderOf(obj, config);
   if (reloader?.reloaded) target.alsoRolledBy = 'Reloader';
   if (reloader && config.reloader === 'enabled') {

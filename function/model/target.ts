@@ -39,6 +39,32 @@ export interface Target {
   via?: KObject[];
 }
 
+/** A target's fields past obj, mode and site (see Target). */
+export type TargetFields = Omit<Target, 'obj' | 'mode' | 'site'>;
+
+/**
+ * A target, every field written in one order, absent ones as undefined: the planner reads targets of every kind at
+ * the same sites, and targets of several layouts (a component spread in or not, Reloader's fields added later)
+ * made it optimized again at each new one (#37). Every kind makes its targets here.
+ */
+export function newTarget(obj: KObject, mode: TargetMode, site: StampSite, more: TargetFields = NONE): Target {
+  return {
+    obj,
+    mode,
+    site,
+    templatePath: more.templatePath,
+    carriedFrom: more.carriedFrom,
+    row: more.row,
+    component: more.component,
+    rollout: more.rollout,
+    reloaderRefs: more.reloaderRefs,
+    alsoRolledBy: more.alsoRolledBy,
+    handsTo: more.handsTo,
+    via: more.via,
+  };
+}
+const NONE: TargetFields = {};
+
 /** Deepest nesting rollstamp walks inside an object it interprets. */
 export const MAX_DEPTH = 100;
 

@@ -97,10 +97,15 @@ export class Planner {
     }
   }
 
-  /** Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. */
+  /**
+   * Adds a Secret or ConfigMap `scansSource` said yes to, read without a tree, as `add` adds its tree. It is indexed
+   * and not placed: placing a plain Secret or ConfigMap that carries no rollstamp annotation finds nothing under any
+   * config (test/unit/scanned-sources.test.ts), and a large render's thousands of them, placed ahead of its first
+   * workload, had V8 optimize `place` and selecting on them alone, to be thrown away at that workload (#37).
+   */
   addScanned(source: ScannedSource, file: FileRef): void {
     if (this.count % 64 === 63) this.deadline?.check('planning');
-    this.place(indexScanned(this.index, source, file, this.count++, this.config));
+    indexScanned(this.index, source, file, this.count++, this.config);
   }
 
   /** What `add` does with an object once it is indexed. */

@@ -37,31 +37,37 @@ export function selectTarget(obj: KObject, config: Config, results: Result[], no
       results.push(note);
       if (passThrough.oncePerRun) notesGiven.add(once);
     }
-    return { selectable: false };
+    return NOT_SELECTABLE;
   }
   const selection = selectionFor(obj, config);
   if (selection && obj.metadataProblems.length > 0) {
     results.push(...obj.metadataProblems);
-    return { selectable: true };
+    return SELECTABLE;
   }
   const fromAnnotation = obj.annotations.get(ENABLED_ANNOTATION);
   const enabled = fromAnnotation ?? obj.labels.get(ENABLED_ANNOTATION);
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
     const field = formatPath(['metadata', fromAnnotation !== undefined ? 'annotations' : 'labels', ENABLED_ANNOTATION]);
     results.push(errorResult('BAD_ANNOTATION', `${ENABLED_ANNOTATION} must be "true" or "false"`, obj.subject, field));
-    return { selectable: selection !== undefined };
+    return selection !== undefined ? SELECTABLE : NOT_SELECTABLE;
   }
   if (!selection) {
     if (enabled === 'true') {
       results.push(warningResult('NO_TEMPLATE', `${obj.kind} has no pod template rollstamp knows; not stamped`, obj.subject));
     }
-    return { selectable: false };
+    return NOT_SELECTABLE;
   }
   const wanted = enabled === 'true' || (enabled === undefined && selection.byDefault(obj, config));
   const read = wanted ? selection.read(obj, results, config) : undefined;
   const targets = read === undefined ? [] : 'obj' in read ? [read] : read;
-  return targets.length > 0 ? { targets, selectable: true } : { selectable: true };
+  return targets.length > 0 ? { targets, selectable: true } : SELECTABLE;
 }
+
+// The answers without targets, one object each, written as the one with targets is: the planner reads every
+// answer at one site, and answers of three layouts there made it optimized again at the first workload (#37). Not
+// frozen: freezing gives an object a layout of its own. Nothing writes to an answer.
+const NOT_SELECTABLE: Selected = { targets: undefined, selectable: false };
+const SELECTABLE: Selected = { targets: undefined, selectable: true };
 
 /** Most workloads the double-roll warning names; the rest are counted. */
 const NAMED = 10;

@@ -32,7 +32,7 @@ export function scanIdentity(text: string, checked = false): ScannedIdentity | u
 
 /**
  * What a skim keeps of a document's root map and its metadata for its identity (undefined: the key is absent);
- * one object per document, its fields all there from the start (read/scan-source.ts keeps more in a subclass).
+ * one object per document, its fields all there from the start (read/scan-source.ts keeps one beside the rest).
  */
 export class SkimFacts {
   apiVersion: Fact | undefined = undefined;

@@ -34,7 +34,7 @@ export function scanSource(text: string, checked = false, kind?: 'Secret' | 'Con
   const scan = new SourceScan(text);
   try {
     new Walker(text, scan).document(kind === 'Secret' ? SECRET_ROOT : CONFIG_MAP_ROOT);
-    const identity = identityOf(scan);
+    const identity = identityOf(scan.identity);
     if (!identity || identity.apiVersion !== 'v1' || identity.kind !== kind || identity.name === '') return undefined;
     if (!isMapOrEmpty(scan.labelsFact, scan.labels) || !isMapOrEmpty(scan.annotationsFact, scan.annotations)) return undefined;
     if (!isMapOrEmpty(scan.base64) || !isMapOrEmpty(scan.textField)) return undefined;
@@ -46,8 +46,13 @@ export function scanSource(text: string, checked = false, kind?: 'Secret' | 'Con
   }
 }
 
-/** What scanning one Secret or ConfigMap keeps: its identity's facts, its uid, labels, annotations and entries. */
-class SourceScan extends SkimFacts {
+/**
+ * What scanning one Secret or ConfigMap keeps: its identity's facts, its uid, labels, annotations and entries. The
+ * identity's facts are a SkimFacts of their own, not inherited: as a subclass, scanIdentity's objects and these had
+ * two layouts, and SkimFacts' field initializer and the identity helpers were optimized again for the second (#37).
+ */
+class SourceScan {
+  readonly identity = new SkimFacts();
   uid: Fact | undefined = undefined;
   labelsFact: Fact | undefined = undefined;
   annotationsFact: Fact | undefined = undefined;
@@ -59,7 +64,6 @@ class SourceScan extends SkimFacts {
   readonly entries: SourceText;
 
   constructor(text: string) {
-    super();
     this.entries = new SourceText(text);
   }
 }
@@ -86,7 +90,7 @@ const METADATA: Role<SourceScan> = {
     if (key === 'uid') scan.uid = fact;
     else if (key === 'labels') scan.labelsFact = fact;
     else if (key === 'annotations') scan.annotationsFact = fact;
-    else keepMetadataName(key, fact, scan);
+    else keepMetadataName(key, fact, scan.identity);
   },
 };
 
@@ -104,7 +108,7 @@ function sourceRoot(kind: 'Secret' | 'ConfigMap'): Role<SourceScan> {
       if (!allowed.has(key)) outside();
       if (key === base64) scan.base64 = fact;
       else if (key === textField) scan.textField = fact;
-      else keepRootIdentity(key, fact, scan);
+      else keepRootIdentity(key, fact, scan.identity);
     },
   };
 }
