@@ -4,38 +4,20 @@
 // order, at the same site throws that code away. Their own keys, in order, are what decides the layout here.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readConfig, type Config } from '../../function/index.ts';
 import { parseStream, streamItems } from '../../function/read/stream.ts';
 import { scanSource } from '../../function/read/scan-source.ts';
 import { emptyIndex, indexObject, indexScanned } from '../../function/plan/inventory.ts';
 import { selectTarget } from '../../function/plan/targets.ts';
 import { newTarget } from '../../function/model/target.ts';
 import type { KObject } from '../../function/model/object.ts';
+import type { Config } from '../../function/model/config.ts';
 import type { Result } from '../../function/model/results.ts';
-
-function configOf(settings: Record<string, unknown> = {}): Config {
-  const read = readConfig(undefined, settings);
-  if (!('config' in read)) throw new Error(JSON.stringify(read.results));
-  return read.config;
-}
+import { configOf } from '../support/config.ts';
+import { deployment } from '../support/objects.ts';
 
 const SECRET = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\n  uid: 5eed\nstringData:\n  password: CANARY-5eed\n';
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-  annotations:
-    rollstamp.dev/enabled: "true"
-spec:
-  template:
-    spec:
-      containers:
-      - name: web
-        envFrom:
-        - secretRef: {name: db}
-`;
-const RELOADED = DEPLOYMENT.replace('  annotations:\n', '  annotations:\n    reloader.stakater.com/auto: "true"\n').replace('name: web\n', 'name: api\n');
+const DEPLOYMENT = deployment('web', { namespace: 'shop', secret: 'db' });
+const RELOADED = deployment('api', { namespace: 'shop', secret: 'db' }).replace('  annotations:\n', '  annotations:\n    reloader.stakater.com/auto: "true"\n');
 const ROLLOUT = `apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:

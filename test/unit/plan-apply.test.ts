@@ -3,11 +3,12 @@
 // Reading a stream one document at a time gives the documents reading it whole gives.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readConfig, startStreamRun, type Config } from '../../function/index.ts';
+import { startStreamRun } from '../../function/index.ts';
 import { apply, plan, startPlan } from '../../function/run/apply.ts';
 import { parseStream, streamItems, type StreamDoc } from '../../function/read/stream.ts';
 import { streamDocuments } from '../../function/read/stream-documents.ts';
 import { serializeStream } from '../../function/write/stream.ts';
+import { configOf } from '../support/config.ts';
 
 const WORKLOAD = `apiVersion: apps/v1
 kind: Deployment
@@ -30,12 +31,6 @@ spec:
 `;
 const SECRET = 'apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: shop}\nstringData: {password: CANARY-5eed}\n';
 const STREAM = `${WORKLOAD}---\n${SECRET}`;
-
-function configOf(settings: Record<string, unknown> = {}): Config {
-  const read = readConfig(undefined, settings);
-  if (!('config' in read)) throw new Error(JSON.stringify(read.results));
-  return read.config;
-}
 
 function docsOf(text: string): StreamDoc[] {
   const r = parseStream(text, 'in.yaml');

@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { runCommand } from '../../plugin/process/exec.ts';
 import { liveDeadlineMs } from '../../plugin/live/live-sources.ts';
 import { RunDeadline } from '../../plugin/process/run-deadline.ts';
-import { readConfig, startStreamRun } from '../../function/index.ts';
+import { startStreamRun } from '../../function/index.ts';
+import { configOf } from '../support/config.ts';
 
 /** A clock a test sets by hand, counting how often it is read. */
 function manualClock(start: number): { now: number; reads: number; clock: () => number } {
@@ -72,13 +73,12 @@ test('the renderer, the live reads and the core see the same deadline and its on
   assert.ok(c.reads > readsBefore, 'the child asked the run deadline, not a clock of its own');
 
   // The core: hashing asks the same object, which now says the run is over.
-  const read = readConfig(undefined, {});
-  if (!('config' in read)) throw new Error(JSON.stringify(read.results));
-  const run = startStreamRun([{ path: 'in.yaml', text: STREAM }], { config: read.config, deadline });
+  const config = configOf();
+  const run = startStreamRun([{ path: 'in.yaml', text: STREAM }], { config, deadline });
   const early = run.finish();
   assert.match(early.outputPieces.join(''), /rollstamp\.dev\/hash: "sha256:/);
   c.now += 1000; // past the deadline
-  const late = startStreamRun([{ path: 'in.yaml', text: STREAM }], { config: read.config, deadline });
+  const late = startStreamRun([{ path: 'in.yaml', text: STREAM }], { config, deadline });
   assert.throws(() => late.finish(), /hashing ran past the deadline of the whole run: 45 s/);
 });
 
