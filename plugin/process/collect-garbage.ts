@@ -17,18 +17,26 @@ let collect: (() => void) | undefined;
  *   thread is small, run-gate.ts, and a collection there would cost more than it frees), and once by the main
  *   thread when it has moved a large input to the worker and has nothing left to do that would collect the chunks
  *   standard input came in (main.ts).
+ * - The flag is the process's, and both threads set it and set it back: when the other thread has set it back
+ *   before this one's context is made, the context has no `gc` and this collection is skipped (it frees memory
+ *   only; the output does not depend on it), to be tried again on the next call.
  */
 export function collectGarbage(): void {
   collect ??= exposedGc();
-  collect();
+  collect?.();
 }
 
-function exposedGc(): () => void {
-  setFlagsFromString('--expose-gc');
+/**
+ * V8's `gc`, from a context made while `--expose-gc` is set, or undefined when the flag was off again by the time
+ * the context was made (another thread set it back). `setFlags`: V8's flag setter (a test stands in for the
+ * other thread with its own).
+ */
+export function exposedGc(setFlags: (flags: string) => void = setFlagsFromString): (() => void) | undefined {
+  setFlags('--expose-gc');
   try {
-    return runInNewContext('gc') as () => void;
+    return runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
   } finally {
     // A context made before (node's own, under `node --expose-gc`) keeps what it was given.
-    setFlagsFromString('--no-expose-gc');
+    setFlags('--no-expose-gc');
   }
 }

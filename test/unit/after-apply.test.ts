@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_CONFIG, startListRun, startStreamRun } from '../../function/index.ts';
-import { collectGarbage } from '../../plugin/process/collect-garbage.ts';
+import { setFlagsFromString } from 'node:v8';
+import { collectGarbage, exposedGc } from '../../plugin/process/collect-garbage.ts';
 
 const STREAM = `apiVersion: v1
 kind: ConfigMap
@@ -65,6 +66,15 @@ test('the worker\'s collection can be asked for again and leaves no gc function 
   collectGarbage();
   collectGarbage();
   assert.is(typeof (globalThis as { gc?: unknown }).gc, before);
+});
+
+test('a context made after another thread set the flag back has no gc: the collection is skipped, not an error', () => {
+  assert.type(exposedGc(), 'function');
+  // The other thread (the main thread and the run's worker both collect) sets the process's flag back between this
+  // thread's setting it and making its context.
+  const raced = (flags: string): void => setFlagsFromString(flags === '--expose-gc' ? '--no-expose-gc' : flags);
+  assert.is(exposedGc(raced), undefined);
+  assert.type(exposedGc(), 'function');
 });
 
 test.run();
